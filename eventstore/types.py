@@ -1,0 +1,87 @@
+"""What the store reads and writes: streams, versions and bytes. It never knows a game's rules."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import msgspec
+
+GENESIS_HASH = bytes(32)  # prev_hash of event 1
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event to append: its type tag, its canonical body bytes, the chance cursor after it."""
+
+    type: str
+    body: bytes
+    chance_cursor: int = 0
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    seq: int
+    type: str
+    body: bytes  # exactly the bytes that were hashed
+    seat: int | None  # the seat whose command caused it (None: creation, kernel)
+    command_id: int | None
+    chance_cursor: int
+    recorded_at: datetime
+    prev_hash: bytes
+    hash: bytes  # sha256(prev_hash || body)
+
+
+class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    kind: str
+    rules_version: str
+    seats: int
+    status: str  # "active" | "finished"
+    version: int  # seq of the last event
+    seed_chosen_by_creator: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
+    id: int
+    game_id: str
+    seat: int
+    body: bytes
+    idempotency_key: str | None
+    first_seq: int
+    last_seq: int
+    recorded_at: datetime
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    version: int  # the stream's version after the append
+    events: list[StoredEvent]  # the events of this command (for a replayed key: the first result)
+    command: CommandRecord | None = None
+    replayed: bool = False  # True when an idempotency key matched an earlier command
+
+
+class StoreError(Exception):
+    pass
+
+
+class StreamNotFound(StoreError):
+    pass
+
+
+class StreamExists(StoreError):
+    pass
+
+
+class VersionConflict(StoreError):
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, the stream is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyKeyReused(StoreError):
+    """The same key was used by this seat for a different command body."""
+
+
+class DatabaseUnavailable(StoreError):
+    pass

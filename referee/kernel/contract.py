@@ -1,0 +1,110 @@
+"""The contract every game implements: a decider (initial state, decide, evolve) plus views.
+
+A game is a package under `referee/games/<kind>/` that exposes `GAME`, an object satisfying
+`Game`. The kernel, the store and the API only ever talk to games through this protocol, so
+adding a game touches its own package and the registry, nothing else.
+
+Conventions every game follows:
+- Commands, events and views are msgspec Structs, tagged with `tag_field="type"` and a tag
+  namespaced by the kind ("coyote.bid"), so that one OpenAPI union can hold every game's types.
+- `State` is a frozen msgspec Struct: `evolve` returns a new one and never mutates its input,
+  so states can be shared and a fold can be compared with `==`.
+- `decide` never changes `state`; it draws from `chance` only, and writes every outcome of a
+  draw into an event, so that `evolve` never needs the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import msgspec
+
+from referee.kernel.chance import Chance
+
+Seat = int
+
+OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
+StateT = TypeVar("StateT", bound=msgspec.Struct)
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+
+
+class RuleViolation(Exception):
+    """A command or an option the rules refuse.
+
+    `rule_id` is stable and namespaced ("coyote.bid-not-higher"): clients may switch on it.
+    `message` is one sentence a player understands.
+    """
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(message)
+        self.rule_id = rule_id
+        self.message = message
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a game stands: finished or not, and if finished who won and how."""
+
+    finished: bool
+    winners: tuple[Seat, ...] = ()
+    # Seats grouped by final place, best first; seats that share a place share a group.
+    ranking: tuple[tuple[Seat, ...], ...] = ()
+    # Per seat, in seat order, when the game keeps a score.
+    scores: tuple[int, ...] | None = None
+
+
+class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
+    """What the kernel needs from a game. See the module docstring for the conventions."""
+
+    kind: ClassVar[str] | str
+    title: str
+    version: str  # the rules version; recorded games replay under the version they were played
+    min_seats: int
+    max_seats: int
+    options_type: type[OptionsT]
+    command_type: Any  # the union of the game's command Structs
+    event_type: Any  # the union of the game's event Structs
+    view_type: Any  # the Struct (or union) that `view` returns
+
+    def validate_options(self, options: OptionsT, seats: int) -> None:
+        """Raise RuleViolation when the options do not fit together or with the seat count."""
+        ...
+
+    def initial_state(self, options: OptionsT, seats: int) -> StateT:
+        """The state before the opening events: nothing dealt, nothing drawn."""
+        ...
+
+    def setup(self, options: OptionsT, seats: int, chance: Chance) -> list[EventT]:
+        """The opening events: deals, the first player."""
+        ...
+
+    def decide(self, state: StateT, seat: Seat, command: CommandT, chance: Chance) -> list[EventT]:
+        """Accept a command by returning its events, or refuse it with a RuleViolation.
+
+        Called only for a seat in `to_act(state)` of a game not finished.
+        """
+        ...
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """The fold: a new state with the event applied. No randomness, no decisions."""
+        ...
+
+    def to_act(self, state: StateT) -> frozenset[Seat]:
+        """The seats that may send a command now (empty once the game is over)."""
+        ...
+
+    def legal_commands(self, state: StateT, seat: Seat) -> Sequence[CommandT]:
+        """Every command `decide` would accept from `seat` now."""
+        ...
+
+    def view(self, state: StateT, seat: Seat | None) -> msgspec.Struct:
+        """What `seat` (None: a spectator) may see. Everything once the game is over."""
+        ...
+
+    def redact(self, event: EventT, seat: Seat | None) -> EventT:
+        """The event as `seat` (None: a spectator) may see it: hidden values replaced by None."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome:
+        ...
