@@ -16,7 +16,7 @@ Conventions every game follows:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -57,7 +57,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
     """What the kernel needs from a game. See the module docstring for the conventions."""
 
-    kind: ClassVar[str] | str
+    kind: str
     title: str
     version: str  # the rules version; recorded games replay under the version they were played
     min_seats: int
@@ -106,5 +106,4 @@ class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
         """The event as `seat` (None: a spectator) may see it: hidden values replaced by None."""
         ...
 
-    def outcome(self, state: StateT) -> Outcome:
-        ...
+    def outcome(self, state: StateT) -> Outcome: ...

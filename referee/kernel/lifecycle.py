@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.kernel.contract import Seat
-
 
 class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.created"):
     kind: str
@@ -21,7 +19,9 @@ class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", t
     seed_chosen_by_creator: bool = False
 
 
-class SeedRevealed(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.seed-revealed"):
+class SeedRevealed(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.seed-revealed"
+):
     seed: str  # hex; sha256 of its bytes equals GameCreated.commitment
 
 
