@@ -79,6 +79,10 @@ class VersionConflict(StoreError):
         self.actual = actual
 
 
+class InvalidCursor(StoreError, ValueError):
+    """A `list_streams` cursor that this store did not hand out."""
+
+
 class IdempotencyKeyReused(StoreError):
     """The same key was used by this seat for a different command body."""
 

@@ -1,0 +1,546 @@
+"""The event store: one stream of events per game, appended under an expected version.
+
+An append is two round trips: one read (the stream's version, the hash to chain from, an earlier
+command with the same idempotency key) and one statement that moves the game's version forward
+only if it still equals the expected one, inserts the command and its events, and notifies
+listeners. That statement runs alone in its transaction, so it is all or nothing; of writers
+racing from the same version exactly one matches the version, the others match no row and
+insert nothing. The primary key (game_id, seq) and the unique idempotency key are the
+backstops: a violation of either is a lost race, never an error.
+
+Every method raises `DatabaseUnavailable` when the database cannot be reached and otherwise only
+the store's own errors (`eventstore.types`): no psycopg error leaves this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg import AsyncConnection, sql
+from psycopg.rows import TupleRow, dict_row
+
+from eventstore.chain import chain
+from eventstore.cursor import decode_cursor, encode_cursor
+from eventstore.pool import Pool, check_application_role, create_pool, database_errors
+from eventstore.types import (
+    GENESIS_HASH,
+    AppendResult,
+    CommandRecord,
+    IdempotencyKeyReused,
+    NewEvent,
+    StoredEvent,
+    StoreError,
+    StreamExists,
+    StreamInfo,
+    StreamNotFound,
+    VersionConflict,
+)
+
+NOTIFY_CHANNEL = "referee_events"  # payload "<game_id>:<last seq>", sent when an append commits
+STATUSES = ("active", "finished")
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+_INFO_COLUMNS = sql.SQL(
+    "game_id, kind, rules_version, seats, status, version, seed_chosen_by_creator,"
+    " created_at, updated_at"
+)
+_EVENT_COLUMNS = (
+    "e.game_id, e.seq, e.type, e.body, e.seat, e.command_id, e.chance_cursor, e.recorded_at,"
+    " e.prev_hash, e.hash"
+)
+_COMMAND_COLUMNS = (
+    "c.command_id AS id, c.game_id, c.seat, c.body, c.idempotency_key, c.first_seq, c.last_seq,"
+    " c.recorded_at"
+)
+
+# The events of a batch, as arrays, joined to the one row of the game they belong to.
+_NEW_EVENTS = """
+unnest(%(seqs)s::bigint[], %(types)s::text[], %(bodies)s::bytea[], %(cursors)s::bigint[],
+       %(prev_hashes)s::bytea[], %(hashes)s::bytea[])
+    AS e(seq, type, body, chance_cursor, prev_hash, hash)
+"""
+
+_CREATE = f"""
+WITH game AS (
+    INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed,
+                       seed_chosen_by_creator)
+    VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
+            %(seed)s, %(seed_chosen_by_creator)s)
+    RETURNING game_id, version, created_at
+), tokens AS (
+    INSERT INTO seat_tokens (game_id, seat, token_hash)
+    SELECT game.game_id, t.position - 1, t.token_hash
+      FROM game, unnest(%(token_hashes)s::bytea[]) WITH ORDINALITY AS t(token_hash, position)
+), appended AS (
+    INSERT INTO events (game_id, seq, type, body, chance_cursor, recorded_at, prev_hash, hash)
+    SELECT game.game_id, e.seq, e.type, e.body, e.chance_cursor, game.created_at, e.prev_hash,
+           e.hash
+      FROM game, {_NEW_EVENTS}
+)
+SELECT created_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version) FROM game
+"""
+
+# What an append needs to know first; one row if the game exists.
+_BEFORE_APPEND = """
+SELECT g.version, e.hash, c.body
+  FROM games g
+  LEFT JOIN events e ON e.game_id = g.game_id AND e.seq = %(expected)s
+  LEFT JOIN commands c
+         ON c.game_id = g.game_id AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
+ WHERE g.game_id = %(game_id)s
+"""
+
+_APPEND = f"""
+WITH moved AS (
+    UPDATE games
+       SET version = version + %(count)s,
+           command_count = command_count + 1,
+           status = coalesce(%(status)s::text, status),
+           updated_at = now()
+     WHERE game_id = %(game_id)s AND version = %(expected)s
+ RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
+), command AS (
+    INSERT INTO commands (game_id, command_id, seat, body, idempotency_key, first_seq, last_seq,
+                          recorded_at)
+    SELECT game_id, command_id, %(seat)s, %(body)s, %(key)s, %(expected)s + 1, version,
+           recorded_at
+      FROM moved
+), appended AS (
+    INSERT INTO events (game_id, seq, type, body, seat, command_id, chance_cursor, recorded_at,
+                        prev_hash, hash)
+    SELECT moved.game_id, e.seq, e.type, e.body, %(seat)s, moved.command_id, e.chance_cursor,
+           moved.recorded_at, e.prev_hash, e.hash
+      FROM moved, {_NEW_EVENTS}
+)
+SELECT command_id, recorded_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version)
+  FROM moved
+"""
+
+# A command and its events, found by its idempotency key (the command's own columns prefixed).
+_COMMAND_WITH_EVENTS = f"""
+SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key AS key_,
+       c.first_seq AS first_seq_, c.last_seq AS last_seq_, c.recorded_at AS command_recorded_at_,
+       {_EVENT_COLUMNS}
+  FROM commands c
+  JOIN events e ON e.game_id = c.game_id AND e.command_id = c.command_id
+ WHERE c.game_id = %(game_id)s AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
+ ORDER BY e.seq
+"""
+
+# The LEFT JOINs from games tell an unknown game (no row) from an empty page (one NULL row).
+_READ = f"""
+SELECT {_EVENT_COLUMNS}
+  FROM games g
+  LEFT JOIN LATERAL (
+      SELECT * FROM events
+       WHERE game_id = g.game_id AND seq > %(after)s
+       ORDER BY seq
+       LIMIT %(limit)s
+  ) e ON true
+ WHERE g.game_id = %(game_id)s
+ ORDER BY e.seq
+"""
+
+_COMMANDS = f"""
+SELECT {_COMMAND_COLUMNS}
+  FROM games g
+  LEFT JOIN commands c ON c.game_id = g.game_id
+ WHERE g.game_id = %(game_id)s
+ ORDER BY c.command_id
+"""
+
+
+@dataclass(frozen=True)
+class _CommandKey:
+    """Where an idempotency key is unique: one seat of one game."""
+
+    game_id: str
+    seat: int
+    idempotency_key: str | None
+
+    def params(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "seat": self.seat, "key": self.idempotency_key}
+
+
+@dataclass(frozen=True)
+class _Written:
+    command_id: int
+    recorded_at: datetime
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """New events numbered and chained after a stream's last event, ready to insert."""
+
+    first_seq: int
+    events: Sequence[NewEvent]
+    links: list[tuple[bytes, bytes]]  # (prev_hash, hash) per event
+
+    @classmethod
+    def after(cls, version: int, prev_hash: bytes, events: Sequence[NewEvent]) -> _Batch:
+        return cls(version + 1, events, chain(prev_hash, (e.body for e in events)))
+
+    @property
+    def last_seq(self) -> int:
+        return self.first_seq + len(self.events) - 1
+
+    def params(self) -> dict[str, list[Any]]:
+        return {
+            "seqs": list(range(self.first_seq, self.last_seq + 1)),
+            "types": [e.type for e in self.events],
+            "bodies": [e.body for e in self.events],
+            "cursors": [e.chance_cursor for e in self.events],
+            "prev_hashes": [prev for prev, _ in self.links],
+            "hashes": [digest for _, digest in self.links],
+        }
+
+    def stored(
+        self, game_id: str, seat: int | None, command_id: int | None, recorded_at: datetime
+    ) -> list[StoredEvent]:
+        return [
+            StoredEvent(
+                game_id=game_id,
+                seq=self.first_seq + i,
+                type=event.type,
+                body=event.body,
+                seat=seat,
+                command_id=command_id,
+                chance_cursor=event.chance_cursor,
+                recorded_at=recorded_at,
+                prev_hash=prev_hash,
+                hash=digest,
+            )
+            for i, (event, (prev_hash, digest)) in enumerate(
+                zip(self.events, self.links, strict=True)
+            )
+        ]
+
+
+class EventStore:
+    """Streams of events, one per game, over a pool made by `create_pool` (opened by the caller).
+
+    A stream's version is the seq of its last event; events are numbered 1, 2, 3 ... with no
+    gap, each chained to the one before by its hash (`eventstore.chain`). Every accepted command
+    is kept with the seat that sent it and the range of events it produced. The seed is secret:
+    only `seed()` returns it. The store knows streams, versions and bytes, never a game's rules.
+    """
+
+    def __init__(self, pool: Pool) -> None:
+        self._pool = pool
+
+    # -- writing ------------------------------------------------------------------------------
+
+    async def create_stream(
+        self,
+        game_id: str,
+        *,
+        kind: str,
+        rules_version: str,
+        seats: int,
+        seed: bytes,
+        seed_chosen_by_creator: bool,
+        seat_token_hashes: list[bytes],
+        events: list[NewEvent],
+        status: str = "active",
+    ) -> AppendResult:
+        """Create a game's stream with its opening events (seq 1..n, caused by no seat).
+
+        `seat_token_hashes[i]` authenticates seat i. Raises StreamExists if the id is taken.
+        """
+        _check_status(status)
+        if len(seat_token_hashes) != seats:
+            raise ValueError(f"{seats} seats need {seats} token hashes")
+        batch = _Batch.after(0, GENESIS_HASH, events)
+        params = {
+            "game_id": game_id,
+            "kind": kind,
+            "rules_version": rules_version,
+            "seats": seats,
+            "status": status,
+            "version": batch.last_seq,
+            "seed": seed,
+            "seed_chosen_by_creator": seed_chosen_by_creator,
+            "token_hashes": seat_token_hashes,
+            **batch.params(),
+        }
+        async with self._connection() as conn:
+            try:
+                row = await _fetch_one(conn, _CREATE, params)
+            except psycopg.errors.UniqueViolation as error:
+                if error.diag.constraint_name == "games_pkey":
+                    raise StreamExists(f"game {game_id} exists already") from error
+                raise
+        assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
+        stored = batch.stored(game_id, None, None, row[0])
+        return AppendResult(version=batch.last_seq, events=stored)
+
+    async def append(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        events: list[NewEvent],
+        seat: int,
+        command_body: bytes,
+        idempotency_key: str | None = None,
+        status: str | None = None,
+    ) -> AppendResult:
+        """Record a seat's accepted command and the events it produced, if the stream is still at
+        `expected_version`; `status`, if given, becomes the game's status.
+
+        Raises StreamNotFound; VersionConflict if another append came first (of writers racing
+        from one version, exactly one wins). With an idempotency key this seat has used before:
+        the same `command_body` returns that first result with `replayed=True` and appends
+        nothing (whatever `expected_version` says); another body raises IdempotencyKeyReused.
+        """
+        _check_append(events, status, idempotency_key)
+        key = _CommandKey(game_id, seat, idempotency_key)
+        async with self._connection() as conn:
+            first_look = await self._before_append(conn, key, expected_version, command_body)
+            if isinstance(first_look, AppendResult):
+                return first_look
+            batch = _Batch.after(expected_version, first_look, events)
+            written = await self._write(conn, key, batch, command_body, status)
+            if written is None:  # lost a race: the first look, taken again, says to whom
+                earlier = await self._before_append(conn, key, expected_version, command_body)
+                if isinstance(earlier, AppendResult):
+                    return earlier
+                # The version still reads as expected but the next seq is taken: an event was
+                # written behind the store's back. Refused like any lost race.
+                raise VersionConflict(expected_version, expected_version)
+        command = CommandRecord(
+            id=written.command_id,
+            game_id=game_id,
+            seat=seat,
+            body=command_body,
+            idempotency_key=idempotency_key,
+            first_seq=batch.first_seq,
+            last_seq=batch.last_seq,
+            recorded_at=written.recorded_at,
+        )
+        stored = batch.stored(game_id, seat, command.id, command.recorded_at)
+        return AppendResult(version=batch.last_seq, events=stored, command=command)
+
+    async def _before_append(
+        self,
+        conn: AsyncConnection[TupleRow],
+        key: _CommandKey,
+        expected_version: int,
+        command_body: bytes,
+    ) -> bytes | AppendResult:
+        """The hash to chain from, or the earlier result of the same idempotent command.
+
+        Raises what makes the append impossible: StreamNotFound, IdempotencyKeyReused,
+        VersionConflict.
+        """
+        row = await _fetch_one(conn, _BEFORE_APPEND, {**key.params(), "expected": expected_version})
+        if row is None:
+            raise StreamNotFound(key.game_id)
+        version, prev_hash, earlier_body = row
+        if earlier_body is not None:
+            if earlier_body != command_body:
+                raise IdempotencyKeyReused(
+                    f"seat {key.seat} used key {key.idempotency_key!r} for another command"
+                )
+            result = await self._find_command(conn, key)
+            assert result is not None  # the command was just seen, and commands stay
+            return result
+        if version != expected_version:
+            raise VersionConflict(expected_version, version)
+        if expected_version == 0:
+            return GENESIS_HASH
+        if prev_hash is None:
+            raise StoreError(f"game {key.game_id} is at {version} but has no event {version}")
+        return bytes(prev_hash)
+
+    async def _write(
+        self,
+        conn: AsyncConnection[TupleRow],
+        key: _CommandKey,
+        batch: _Batch,
+        command_body: bytes,
+        status: str | None,
+    ) -> _Written | None:
+        """The append's one statement; None if it lost a race (nothing was written)."""
+        params = {
+            **key.params(),
+            "expected": batch.first_seq - 1,
+            "count": len(batch.events),
+            "status": status,
+            "body": command_body,
+            **batch.params(),
+        }
+        try:
+            row = await _fetch_one(conn, _APPEND, params)
+        except psycopg.errors.UniqueViolation:  # a backstop caught a writer that got past us
+            return None
+        return None if row is None else _Written(command_id=row[0], recorded_at=row[1])
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def find_command(
+        self, game_id: str, seat: int, idempotency_key: str
+    ) -> AppendResult | None:
+        """The result of the command this seat sent with this key (`replayed=True`), if any."""
+        async with self._connection() as conn:
+            return await self._find_command(conn, _CommandKey(game_id, seat, idempotency_key))
+
+    async def _find_command(
+        self, conn: AsyncConnection[TupleRow], key: _CommandKey
+    ) -> AppendResult | None:
+        async with conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_COMMAND_WITH_EVENTS, key.params())
+            rows = await cursor.fetchall()
+        if not rows:
+            return None
+        first = rows[0]
+        command = CommandRecord(
+            id=first["command_id_"],
+            game_id=first["game_id"],
+            seat=first["seat"],
+            body=first["command_body_"],
+            idempotency_key=first["key_"],
+            first_seq=first["first_seq_"],
+            last_seq=first["last_seq_"],
+            recorded_at=first["command_recorded_at_"],
+        )
+        event_fields = StoredEvent.__struct_fields__
+        events = [StoredEvent(**{name: row[name] for name in event_fields}) for row in rows]
+        return AppendResult(version=command.last_seq, events=events, command=command, replayed=True)
+
+    async def read(
+        self, game_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The events with seq > `after`, in order, at most `limit` of them. StreamNotFound."""
+        if after < 0 or (limit is not None and limit < 0):
+            raise ValueError("after and limit are never negative")
+        params = {"game_id": game_id, "after": after, "limit": limit}
+        async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_READ, params)
+            rows = await cursor.fetchall()
+        if not rows:
+            raise StreamNotFound(game_id)
+        return [StoredEvent(**row) for row in rows if row["seq"] is not None]
+
+    async def info(self, game_id: str) -> StreamInfo:
+        """The game's summary (never its seed). StreamNotFound."""
+        query = sql.SQL("SELECT {} FROM games WHERE game_id = %s").format(_INFO_COLUMNS)
+        async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(query, [game_id])
+            row = await cursor.fetchone()
+        if row is None:
+            raise StreamNotFound(game_id)
+        return StreamInfo(**row)
+
+    async def list_streams(
+        self, *, kind: str | None, status: str | None, after: str | None, limit: int
+    ) -> list[StreamInfo]:
+        """Games newest first, optionally of one kind and status, `limit` at most.
+
+        `after` is the cursor of the previous page (`cursor_for` its last game); a cursor this
+        store did not make raises InvalidCursor.
+        """
+        if limit < 1:
+            raise ValueError("a page holds at least one game")
+        conditions = [sql.SQL("true")]
+        params: dict[str, Any] = {"limit": limit}
+        if kind is not None:
+            conditions.append(sql.SQL("kind = %(kind)s"))
+            params["kind"] = kind
+        if status is not None:
+            conditions.append(sql.SQL("status = %(status)s"))
+            params["status"] = status
+        if after is not None:
+            params["after_created_at"], params["after_game_id"] = decode_cursor(after)
+            conditions.append(
+                sql.SQL("(created_at, game_id) < (%(after_created_at)s, %(after_game_id)s)")
+            )
+        query = sql.SQL(
+            "SELECT {} FROM games WHERE {} ORDER BY created_at DESC, game_id DESC LIMIT %(limit)s"
+        ).format(_INFO_COLUMNS, sql.SQL(" AND ").join(conditions))
+        async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(query, params)
+            return [StreamInfo(**row) for row in await cursor.fetchall()]
+
+    @staticmethod
+    def cursor_for(last: StreamInfo) -> str:
+        """The `after` cursor of the page that follows the game `last`."""
+        return encode_cursor(last)
+
+    async def seat_for_token(self, game_id: str, token_hash: bytes) -> int | None:
+        """The seat of this game whose token hashes to `token_hash`, if any."""
+        query = "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s"
+        async with self._connection() as conn:
+            row = await _fetch_one(conn, query, [game_id, token_hash])
+        return None if row is None else int(row[0])
+
+    async def seed(self, game_id: str) -> bytes:
+        """The game's secret seed: only for the kernel's chance and the reveal. StreamNotFound."""
+        async with self._connection() as conn:
+            row = await _fetch_one(conn, "SELECT seed FROM games WHERE game_id = %s", [game_id])
+        if row is None:
+            raise StreamNotFound(game_id)
+        return bytes(row[0])
+
+    async def commands(self, game_id: str) -> list[CommandRecord]:
+        """Every accepted command of the game, in the order they were recorded. StreamNotFound."""
+        async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_COMMANDS, {"game_id": game_id})
+            rows = await cursor.fetchall()
+        if not rows:
+            raise StreamNotFound(game_id)
+        return [CommandRecord(**row) for row in rows if row["id"] is not None]
+
+    async def ping(self, *, timeout: float | None = None) -> None:
+        """Raise DatabaseUnavailable unless the database answers (within `timeout` seconds)."""
+        with database_errors():
+            async with self._pool.connection(timeout=timeout) as conn:
+                await conn.execute("SELECT 1")
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[AsyncConnection[TupleRow]]:
+        with database_errors():
+            async with self._pool.connection() as conn:
+                check_application_role(conn)
+                yield conn
+
+
+@asynccontextmanager
+async def open_store(conninfo: str, **pool_options: Any) -> AsyncIterator[EventStore]:
+    """An EventStore on its own open pool (`create_pool` options), closed on exit."""
+    async with create_pool(conninfo, **pool_options) as pool:
+        yield EventStore(pool)
+
+
+async def _fetch_one(
+    conn: AsyncConnection[TupleRow], query: Any, params: Any
+) -> tuple[Any, ...] | None:
+    cursor = await conn.execute(query, params)
+    return await cursor.fetchone()
+
+
+def parse_notification(payload: str) -> tuple[str, int]:
+    """(game_id, last seq) from a NOTIFY_CHANNEL payload. A hint to read from, never the data."""
+    game_id, _, seq = payload.rpartition(":")
+    return game_id, int(seq)
+
+
+def _check_append(events: list[NewEvent], status: str | None, idempotency_key: str | None) -> None:
+    if not events:
+        raise ValueError("an accepted command produces at least one event")
+    if status is not None:
+        _check_status(status)
+    if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
+        raise ValueError(f"an idempotency key has 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters")
+
+
+def _check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"a game's status is one of {STATUSES}, not {status!r}")

@@ -1,0 +1,129 @@
+"""Appends per second made directly through the event store (psycopg), many games at once.
+
+    .venv/bin/python -m tests.bench.store_bench [--streams 32] [--seconds 10] [--url URL]
+
+Without `--url` (or REFEREE_DATABASE_URL) it runs on a throw-away embedded PostgreSQL, durable
+as `referee serve` runs it. Each stream has one writer appending one event per command, as a
+game's moves are, with the expected version it just got back. The HTTP benchmark calls
+`measure_direct_appends` to put this rate beside its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from eventstore import EventStore, NewEvent, migrate, open_store
+
+MOVE_BODY = b'{"type":"bench.move","seat":0,"card":17,"note":"' + b"x" * 150 + b'"}'
+COMMAND_BODY = b'{"type":"bench.play","card":17}'
+
+
+async def measure_direct_appends(
+    url: str,
+    streams: int = 32,
+    seconds: float = 10.0,
+    *,
+    warmup: float = 1.0,
+    pool_size: int | None = None,
+) -> dict[str, Any]:
+    """Append for `seconds` (after `warmup`) to `streams` new games; the rate and latencies.
+
+    The database must be migrated. One connection per stream unless `pool_size` says otherwise.
+    """
+    size = pool_size or streams
+    async with open_store(url, min_size=size, max_size=size, name="referee-bench") as store:
+        await store.ping(timeout=30)
+        run = uuid.uuid4().hex[:8]
+        game_ids = [f"bench-{run}-{n}" for n in range(streams)]
+        for game_id in game_ids:
+            await _create(store, game_id)
+        latencies: list[float] = []
+        started = time.perf_counter()
+        measure_from = started + warmup
+        stop_at = measure_from + seconds
+        await asyncio.gather(*(_play(store, g, measure_from, stop_at, latencies) for g in game_ids))
+    latencies.sort()
+    return {
+        "streams": streams,
+        "connections": size,
+        "seconds": seconds,
+        "appends": len(latencies),
+        "appends_per_second": round(len(latencies) / seconds, 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 2),
+        "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 2),
+    }
+
+
+async def _create(store: EventStore, game_id: str) -> None:
+    await store.create_stream(
+        game_id,
+        kind="bench",
+        rules_version="0",
+        seats=1,
+        seed=os.urandom(32),
+        seed_chosen_by_creator=False,
+        seat_token_hashes=[os.urandom(32)],
+        events=[NewEvent(type="game.created", body=b'{"type":"game.created"}')],
+    )
+
+
+async def _play(
+    store: EventStore, game_id: str, measure_from: float, stop_at: float, latencies: list[float]
+) -> None:
+    version = 1
+    while (now := time.perf_counter()) < stop_at:
+        result = await store.append(
+            game_id,
+            expected_version=version,
+            events=[NewEvent(type="bench.move", body=MOVE_BODY, chance_cursor=version)],
+            seat=0,
+            command_body=COMMAND_BODY,
+        )
+        version = result.version
+        if now >= measure_from:
+            latencies.append(time.perf_counter() - now)
+
+
+async def _main(arguments: argparse.Namespace) -> dict[str, Any]:
+    url = arguments.url or os.environ.get("REFEREE_DATABASE_URL")
+    if url:
+        await migrate(url)
+        return await measure_direct_appends(url, arguments.streams, arguments.seconds)
+    from eventstore.embedded import start_embedded, stop_embedded
+
+    data_dir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    try:
+        url = start_embedded(data_dir)
+        await migrate(url)
+        return await measure_direct_appends(url, arguments.streams, arguments.seconds)
+    finally:
+        stop_embedded(data_dir)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--streams", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--url", help="a migrated or empty database (default: embedded)")
+    figures = asyncio.run(_main(parser.parse_args()))
+    print(
+        f"direct appends through the store: {figures['appends_per_second']}/s on "
+        f"{figures['streams']} streams ({figures['connections']} connections), "
+        f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms"
+    )
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

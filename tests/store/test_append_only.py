@@ -1,0 +1,124 @@
+"""History cannot be rewritten: the database itself refuses, whoever asks through the service."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import psycopg
+import pytest
+from psycopg import AsyncConnection
+from psycopg.rows import TupleRow
+
+from eventstore.pool import Pool
+from eventstore.store import EventStore
+from tests.store.helpers import events, make_stream
+
+Conn = AsyncConnection[TupleRow]
+
+REWRITES = [
+    "UPDATE {table} SET body = 'rewritten' WHERE game_id = %(g)s",
+    "DELETE FROM {table} WHERE game_id = %(g)s",
+    "TRUNCATE {table} CASCADE",
+    "UPDATE {table} SET body = body WHERE false",  # even a statement that touches no row
+]
+HISTORY_TABLES = ["events", "commands"]
+
+
+@pytest.fixture
+async def game_with_history(event_store: EventStore, new_game_id: Callable[[], str]) -> str:
+    game_id = new_game_id()
+    await make_stream(event_store, game_id, opening=2)
+    await event_store.append(
+        game_id, expected_version=2, events=events("a", 2), seat=0, command_body=b"a"
+    )
+    return game_id
+
+
+async def history(conn: Conn, game_id: str) -> list[tuple[object, ...]]:
+    cursor = await conn.execute(
+        """SELECT 'e', seq, body, hash FROM events WHERE game_id = %(g)s
+           UNION ALL SELECT 'c', command_id, body, NULL FROM commands WHERE game_id = %(g)s
+           ORDER BY 1, 2""",
+        {"g": game_id},
+    )
+    return await cursor.fetchall()
+
+
+async def attempt(conn: Conn, statement: str, table: str, game_id: str) -> None:
+    await conn.execute(statement.format(table=table), {"g": game_id})
+
+
+@pytest.mark.parametrize("table", HISTORY_TABLES)
+@pytest.mark.parametrize("statement", REWRITES)
+async def test_the_applications_connections_cannot_rewrite_history(
+    store_pool: Pool,
+    superuser_conn: Conn,
+    game_with_history: str,
+    table: str,
+    statement: str,
+) -> None:
+    before = await history(superuser_conn, game_with_history)
+    async with store_pool.connection() as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await attempt(conn, statement, table, game_with_history)
+    assert await history(superuser_conn, game_with_history) == before
+
+
+@pytest.mark.parametrize("table", HISTORY_TABLES)
+@pytest.mark.parametrize("statement", REWRITES)
+async def test_raw_sql_as_the_application_role_cannot_rewrite_history(
+    app_role_conn: Conn, superuser_conn: Conn, game_with_history: str, table: str, statement: str
+) -> None:
+    before = await history(superuser_conn, game_with_history)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        await attempt(app_role_conn, statement, table, game_with_history)
+    assert await history(superuser_conn, game_with_history) == before
+
+
+@pytest.mark.parametrize("table", HISTORY_TABLES)
+@pytest.mark.parametrize("statement", REWRITES)
+async def test_even_a_superuser_is_refused_while_the_guard_is_on(
+    superuser_conn: Conn, game_with_history: str, table: str, statement: str
+) -> None:
+    before = await history(superuser_conn, game_with_history)
+    with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
+        await attempt(superuser_conn, statement, table, game_with_history)
+    assert await history(superuser_conn, game_with_history) == before
+
+
+async def test_the_application_role_cannot_lift_the_guard_or_touch_what_a_game_was_created_with(
+    app_role_conn: Conn, superuser_conn: Conn, game_with_history: str
+) -> None:
+    forbidden = [
+        "ALTER TABLE events DISABLE TRIGGER events_append_only",
+        "ALTER TABLE commands DISABLE TRIGGER ALL",
+        "UPDATE games SET seed = 'x' WHERE game_id = %(g)s",
+        "UPDATE games SET kind = 'x', seats = 9 WHERE game_id = %(g)s",
+        "DELETE FROM games WHERE game_id = %(g)s",
+        "DELETE FROM seat_tokens WHERE game_id = %(g)s",
+        "UPDATE seat_tokens SET token_hash = 'x' WHERE game_id = %(g)s",
+        "SET session_replication_role = replica",  # would silence the triggers
+    ]
+    for statement in forbidden:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await app_role_conn.execute(statement, {"g": game_with_history})
+    cursor = await superuser_conn.execute(
+        "SELECT kind, seats, octet_length(seed) FROM games WHERE game_id = %s", [game_with_history]
+    )
+    assert await cursor.fetchone() == ("test-kind", 3, 32)
+
+
+async def test_a_superuser_can_lift_the_guard_to_tamper(
+    superuser_conn: Conn, game_with_history: str
+) -> None:
+    """What the tamper tests rely on: only possible behind the service's back."""
+    before = await history(superuser_conn, game_with_history)
+    async with superuser_conn.transaction(force_rollback=True):
+        await superuser_conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
+        await superuser_conn.execute(
+            "UPDATE events SET body = 'tampered' WHERE game_id = %s AND seq = 2",
+            [game_with_history],
+        )
+        tampered = await history(superuser_conn, game_with_history)
+        assert [row[2] for row in tampered if row[:2] == ("e", 2)] == [b"tampered"]
+    assert await history(superuser_conn, game_with_history) == before
