@@ -1,0 +1,38 @@
+"""What a player can say: one tagged Struct per kind of command."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from referee.games.coyote.data import BidPower
+from referee.kernel.contract import Seat
+
+
+class Bid(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="coyote.bid"):
+    """Raise the bid (or open the round), optionally declaring a Shaman power with it."""
+
+    number: Annotated[int, msgspec.Meta(description="How many Indians you bid, 1 to 999.")]
+    power: Annotated[
+        BidPower | None, msgspec.Meta(description="A Shaman power declared with this bid.")
+    ] = None
+    target: Annotated[
+        Seat | None,
+        msgspec.Meta(description="The seat a take-a-card or it-is-your-turn power names."),
+    ] = None
+
+
+class Challenge(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.challenge"):
+    """Call "Coyote!": the current bid is too high."""
+
+
+class EyeOfTheLynx(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.eye-of-the-lynx"):
+    """Shaman power: repeat the current bid instead of raising it."""
+
+
+class Cancel(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.cancel"):
+    """Shaman power: the last bidder must bid a different number; then it is your turn again."""
+
+
+Command = Bid | Challenge | EyeOfTheLynx | Cancel

@@ -1,0 +1,194 @@
+"""The fold: each event applied to the state. No randomness and no decisions happen here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from msgspec.structs import replace
+
+from referee.games.coyote.data import Card
+from referee.games.coyote.events import (
+    BidCancelled,
+    BidMade,
+    CardDealt,
+    Challenged,
+    Counted,
+    DeckShuffled,
+    Eliminated,
+    Event,
+    GameWon,
+    LynxCalled,
+    RoundEnded,
+    RoundStarted,
+    TeepeeDrew,
+)
+from referee.games.coyote.model import RoundResult, State
+from referee.kernel.contract import Seat
+from referee.kernel.seating import next_seat
+
+T = TypeVar("T")
+
+
+def evolve(state: State, event: Event) -> State:
+    handler: Callable[[State, Any], State] = _HANDLERS[type(event)]
+    return handler(state, event)
+
+
+def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _next_after(state: State, seat: Seat) -> Seat:
+    return next_seat(seat, state.in_play, state.seats, state.direction)
+
+
+def _take_top(state: State, card: Card | None) -> tuple[Card, ...]:
+    """The draw pile without its top card, which the event must name (a guard on the stream)."""
+    if card is None:
+        raise ValueError("a redacted event cannot be folded")
+    if not state.draw_pile or state.draw_pile[0] != card:
+        raise ValueError(f"card {card.id} is not the top of the draw pile")
+    return state.draw_pile[1:]
+
+
+def _deck_shuffled(state: State, event: DeckShuffled) -> State:
+    if event.order is None:
+        raise ValueError("a redacted event cannot be folded")
+    if sorted(card.id for card in event.order) != sorted(
+        card.id for card in state.draw_pile + state.discard
+    ):
+        raise ValueError("a shuffle must hold exactly the draw and discard piles")
+    return replace(state, draw_pile=event.order, discard=())
+
+
+def _round_started(state: State, event: RoundStarted) -> State:
+    return replace(
+        state,
+        round=event.round,
+        starter=event.starter,
+        turn=event.starter,
+        bids=(),
+        bidder=None,
+        two_feathers=False,
+        lynx_barred=False,
+        canceller=None,
+        cancelled_bid=None,
+        challenger=None,
+    )
+
+
+def _card_dealt(state: State, event: CardDealt) -> State:
+    draw_pile = _take_top(state, event.card)
+    hand = (*state.hands[event.seat], state.draw_pile[0])
+    return replace(state, draw_pile=draw_pile, hands=_set(state.hands, event.seat, hand))
+
+
+def _bid_made(state: State, event: BidMade) -> State:
+    direction = -state.direction if event.power == "u-turn" else state.direction
+    shaman_used = state.shaman_used
+    if event.power is not None:
+        shaman_used = _set(shaman_used, event.seat, True)
+    after = replace(
+        state,
+        bids=(*state.bids, event.number),
+        bidder=event.seat,
+        two_feathers=event.power == "two-feathers",
+        lynx_barred=False,
+        direction=direction,
+        shaman_used=shaman_used,
+        canceller=None,
+        cancelled_bid=None,
+    )
+    if state.canceller is not None:  # the bid a Cancel forced: the canceller answers it
+        turn = state.canceller
+    elif event.power == "it-is-your-turn" and event.target is not None:
+        turn = event.target
+    else:
+        turn = _next_after(after, event.seat)
+    return replace(after, turn=turn)
+
+
+def _lynx_called(state: State, event: LynxCalled) -> State:
+    after = replace(
+        state,
+        bids=(*state.bids, event.number),
+        bidder=event.seat,
+        two_feathers=False,
+        lynx_barred=True,
+        shaman_used=_set(state.shaman_used, event.seat, True),
+    )
+    return replace(after, turn=_next_after(after, event.seat))
+
+
+def _bid_cancelled(state: State, event: BidCancelled) -> State:
+    return replace(
+        state,
+        bids=state.bids[:-1],
+        two_feathers=False,
+        lynx_barred=False,
+        canceller=event.seat,
+        cancelled_bid=event.number,
+        shaman_used=_set(state.shaman_used, event.seat, True),
+        turn=event.bidder,
+    )
+
+
+def _challenged(state: State, event: Challenged) -> State:
+    return replace(state, challenger=event.seat, turn=None)
+
+
+def _teepee_drew(state: State, event: TeepeeDrew) -> State:
+    return replace(state, draw_pile=_take_top(state, event.card), teepee_card=event.card)
+
+
+def _counted(state: State, event: Counted) -> State:
+    if state.challenger is None or state.bidder is None or not state.bids:
+        raise ValueError("a count needs a challenge")
+    result = RoundResult(
+        round=state.round,
+        challenger=state.challenger,
+        bidder=state.bidder,
+        bid=state.bids[-1],
+        hands=state.hands,
+        teepee_card=state.teepee_card,
+        total=event.total,
+        loser=event.loser,
+        feathers_lost=event.feathers_lost,
+    )
+    feathers = state.feathers[event.loser] - event.feathers_lost
+    return replace(state, feathers=_set(state.feathers, event.loser, feathers), last_round=result)
+
+
+def _eliminated(state: State, event: Eliminated) -> State:
+    return replace(state, eliminated=(*state.eliminated, event.seat))
+
+
+def _round_ended(state: State, event: RoundEnded) -> State:
+    return replace(
+        state,
+        discard=state.discard + state.cards_in_play,
+        hands=((),) * state.seats,
+        teepee_card=None,
+        turn=None,
+    )
+
+
+def _game_won(state: State, event: GameWon) -> State:
+    return replace(state, winner=event.seat, turn=None)
+
+
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    DeckShuffled: _deck_shuffled,
+    RoundStarted: _round_started,
+    CardDealt: _card_dealt,
+    BidMade: _bid_made,
+    LynxCalled: _lynx_called,
+    BidCancelled: _bid_cancelled,
+    Challenged: _challenged,
+    TeepeeDrew: _teepee_drew,
+    Counted: _counted,
+    Eliminated: _eliminated,
+    RoundEnded: _round_ended,
+    GameWon: _game_won,
+}
