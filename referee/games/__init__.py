@@ -1,5 +1,6 @@
 """The registry of games: one package per game, each exposing GAME."""
 
+from referee.games import coyote, manitou_island
 from referee.kernel.registry import Registry
 
-REGISTRY = Registry([])
+REGISTRY = Registry([coyote.GAME, manitou_island.GAME])
