@@ -17,6 +17,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from hypothesis import HealthCheck, settings
 from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow
 
@@ -25,6 +26,13 @@ from eventstore.pool import APP_ROLE, Pool, create_pool
 from eventstore.store import EventStore
 
 TEST_DATABASE_URL_VARIABLE = "REFEREE_TEST_DATABASE_URL"
+
+# No deadlines: these machines are noisy, and speed is measured in tests/bench, not asserted.
+# In CI the examples are derandomized, so that a landing never depends on a lucky draw; locally
+# every run explores new examples.
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(scope="session")
