@@ -1,0 +1,77 @@
+"""The Litestar application: `create_app(settings)`.
+
+The database pool is opened in the app's lifespan (without waiting for the database, so that
+the process starts and reports itself not ready rather than crashing); everything else is wired
+here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.plugins.prometheus import PrometheusConfig
+
+from api.cache import TableCache
+from api.config import Settings
+from api.dependencies import APP_DEPENDENCIES
+from api.logging import RequestLogMiddleware, echo_request_id
+from api.openapi import openapi_config
+from api.problems import problem_response
+from api.routes import ROUTE_HANDLERS
+from api.service import GameService
+from eventstore.pool import create_pool
+from eventstore.store import EventStore
+from referee.games import REGISTRY
+
+
+def api_version() -> str:
+    try:
+        return version("referee")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    return Litestar(
+        route_handlers=ROUTE_HANDLERS,
+        dependencies=APP_DEPENDENCIES,
+        lifespan=[_database(settings)],
+        state=State({"registry": REGISTRY}),
+        exception_handlers={Exception: problem_response},
+        before_send=[echo_request_id],
+        middleware=[
+            RequestLogMiddleware(),
+            PrometheusConfig(app_name="referee", prefix="referee", group_path=True).middleware,
+        ],
+        openapi_config=openapi_config(api_version()),
+        request_max_body_size=settings.max_body_bytes,
+        logging_config=None,
+    )
+
+
+def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        if settings.database_url is None:
+            raise RuntimeError("the app needs a database URL (referee serve starts one)")
+        pool = create_pool(
+            settings.database_url,
+            min_size=settings.pool_min_size,
+            max_size=settings.pool_max_size,
+            timeout=settings.pool_timeout,
+        )
+        await pool.open(wait=False)
+        app.state.service = GameService(
+            EventStore(pool), REGISTRY, TableCache(settings.table_cache_size)
+        )
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    return lifespan

@@ -1,0 +1,149 @@
+"""The `referee` command line: serve the API, apply migrations, export the OpenAPI document.
+
+Without `REFEREE_DATABASE_URL`, `serve` and `migrate` start the embedded PostgreSQL in
+`REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import signal
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import structlog
+
+from api.config import Settings
+
+log = structlog.get_logger("api.cli")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="referee", description="An event-sourced referee for tabletop games."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    serve.set_defaults(run=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply the database migrations")
+    migrate.set_defaults(run=_migrate)
+
+    openapi = commands.add_parser("openapi", help="write the OpenAPI document")
+    openapi.add_argument("--output", "-o", default="-", help="file to write (default: stdout)")
+    openapi.add_argument(
+        "--check", action="store_true", help="fail if --output differs from the app's document"
+    )
+    openapi.set_defaults(run=_openapi)
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.app import create_app
+    from api.logging import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    for stop_signal in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop_signal, _stop)
+    try:
+        with _database(settings) as url:
+            _apply_migrations(url)
+            app = create_app(dataclasses.replace(settings, database_url=url))
+            uvicorn.run(
+                app,
+                host=args.host,
+                port=args.port,
+                log_config=None,
+                access_log=False,  # one JSON line per request comes from the app itself
+                lifespan="on",
+            )
+    except Stopped as stopped:
+        log.info("stopped", signal=stopped.signal_name)
+    return 0
+
+
+class Stopped(Exception):
+    """A stop signal: the normal end of `referee serve`."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_name = signal.Signals(signal_number).name
+
+
+def _stop(signal_number: int, frame: object) -> None:
+    # uvicorn handles the signal (a graceful shutdown), then raises it again once it is done;
+    # ending here unwinds through the embedded database's clean-up with exit status 0.
+    raise Stopped(signal_number)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from api.logging import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    with _database(settings) as url:
+        _apply_migrations(url)
+    return 0
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    from api.app import create_app
+    from api.openapi import openapi_document, render
+
+    text = render(openapi_document(create_app(Settings())))
+    output = None if args.output == "-" else Path(args.output)
+    if args.check:
+        if output is None or not output.exists() or output.read_text() != text:
+            print(f"{args.output} differs from the app's OpenAPI document.", file=sys.stderr)
+            print("Run: referee openapi --output openapi/openapi.json", file=sys.stderr)
+            return 1
+        return 0
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text)
+    return 0
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[str]:
+    """The configured database, or the embedded one, started (or joined) for the duration."""
+    if settings.database_url is not None:
+        yield settings.database_url
+        return
+    from eventstore.embedded import start_embedded, stop_embedded
+
+    log.info("starting embedded PostgreSQL", data_dir=str(settings.data_dir.resolve()))
+    url = start_embedded(settings.data_dir)
+    try:
+        yield url
+    finally:
+        stop_embedded(settings.data_dir)
+
+
+def _apply_migrations(url: str) -> None:
+    from eventstore.migrations import migrate
+
+    applied = asyncio.run(migrate(url))
+    log.info("migrations applied", versions=applied)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Settings of the service, read from the environment (`REFEREE_*`)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = Path(".referee-data")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    database_url: str | None = None  # None: start the embedded PostgreSQL in `data_dir`
+    data_dir: Path = DEFAULT_DATA_DIR
+    max_body_bytes: int = 64 * 1024
+    pool_min_size: int = 1
+    pool_max_size: int = 10
+    pool_timeout: float = 5.0  # seconds a request waits for a connection before a 503
+    table_cache_size: int = 1024  # rebuilt games kept in memory, one entry per game
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        defaults = cls()
+        return cls(
+            database_url=environ.get("REFEREE_DATABASE_URL") or None,
+            data_dir=Path(environ.get("REFEREE_DATA_DIR") or defaults.data_dir),
+            max_body_bytes=int(environ.get("REFEREE_MAX_BODY_BYTES", defaults.max_body_bytes)),
+            pool_min_size=int(environ.get("REFEREE_POOL_MIN_SIZE", defaults.pool_min_size)),
+            pool_max_size=int(environ.get("REFEREE_POOL_MAX_SIZE", defaults.pool_max_size)),
+            pool_timeout=float(environ.get("REFEREE_POOL_TIMEOUT", defaults.pool_timeout)),
+            table_cache_size=int(
+                environ.get("REFEREE_TABLE_CACHE_SIZE", defaults.table_cache_size)
+            ),
+            log_level=environ.get("REFEREE_LOG_LEVEL", defaults.log_level).upper(),
+        )

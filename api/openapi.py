@@ -1,0 +1,191 @@
+"""The OpenAPI document: generated from the app, then completed deterministically.
+
+Litestar renders each union of tagged Structs as a `oneOf` with a `const` tag but without a
+`discriminator`, and does not render `forbid_unknown_fields` as `additionalProperties: false`.
+Both are added here, from the schema and from the Structs themselves, so that client generators
+get tagged unions and strict request bodies. The rendering is byte-stable: sorted keys, no
+generated examples.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import msgspec
+from litestar import Litestar, Request
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Tag
+
+from api.auth import SECURITY_SCHEME
+from api.schemas import wire_types
+
+DISCRIMINATORS = ("type", "kind")  # the tag fields of the API's unions, in order of preference
+_REF_PREFIX = "#/components/schemas/"
+
+
+def openapi_document(app: Litestar) -> dict[str, Any]:
+    """The app's OpenAPI document, completed (see the module docstring)."""
+    return complete(app.openapi_schema.to_schema(), structs_of(wire_types()))
+
+
+def render(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) -> dict[str, Any]:
+    result = copy.deepcopy(document)
+    components: dict[str, Any] = result.get("components", {}).get("schemas", {})
+    _forbid_unknown_fields(components, list(structs))
+    for node in _nodes(result):
+        _add_discriminator(node, components)
+        _integral_bounds(node)
+    return result
+
+
+# -- discriminators ----------------------------------------------------------------------------
+
+
+def _add_discriminator(node: dict[str, Any], components: dict[str, Any]) -> None:
+    options = node.get("oneOf")
+    if not isinstance(options, list) or not all(_is_ref(option) for option in options):
+        return
+    targets = [
+        (option["$ref"], components.get(option["$ref"][len(_REF_PREFIX) :], {}))
+        for option in options
+    ]
+    for field in DISCRIMINATORS:
+        tags = [_const(schema, field) for _, schema in targets]
+        if all(tag is not None for tag in tags) and len(set(tags)) == len(tags):
+            mapping = {tag: ref for tag, (ref, _) in zip(tags, targets, strict=True)}
+            node["discriminator"] = {"propertyName": field, "mapping": mapping}
+            return
+
+
+def _is_ref(option: Any) -> bool:
+    return isinstance(option, dict) and str(option.get("$ref", "")).startswith(_REF_PREFIX)
+
+
+def _const(schema: dict[str, Any], field: str) -> str | None:
+    prop = schema.get("properties", {}).get(field, {})
+    const = prop.get("const") if isinstance(prop, dict) else None
+    if isinstance(const, str) and field in schema.get("required", []):
+        return const
+    return None
+
+
+# -- strict request bodies ---------------------------------------------------------------------
+
+
+def _forbid_unknown_fields(components: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:
+    """`additionalProperties: false` on the components of Structs that forbid unknown fields."""
+    by_tag = {
+        (config.tag_field, config.tag): cls
+        for cls in structs
+        if (config := cls.__struct_config__).tag_field is not None
+    }
+    names = [cls.__name__ for cls in structs]
+    by_name = {cls.__name__: cls for cls in structs if names.count(cls.__name__) == 1}
+    for schema in components.values():
+        cls = next(
+            (
+                by_tag[(field, tag)]
+                for field in DISCRIMINATORS
+                if (tag := _const(schema, field)) is not None and (field, tag) in by_tag
+            ),
+            None,
+        ) or by_name.get(schema.get("title", ""))
+        if cls is not None and cls.__struct_config__.forbid_unknown_fields:
+            schema["additionalProperties"] = False
+
+
+def structs_of(types: Iterable[Any]) -> list[type[msgspec.Struct]]:
+    """Every Struct class reachable from `types` (fields, unions, containers), in order."""
+    found: dict[type[msgspec.Struct], None] = {}
+    for info in msgspec.inspect.multi_type_info(list(types)):
+        _collect(info, found)
+    return list(found)
+
+
+def _collect(info: Any, found: dict[type[msgspec.Struct], None]) -> None:
+    if isinstance(info, msgspec.inspect.StructType):
+        if info.cls in found:
+            return
+        found[info.cls] = None
+    if isinstance(info, msgspec.Struct):
+        for value in msgspec.structs.astuple(info):
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, msgspec.inspect.Type | msgspec.inspect.Field):
+                    _collect(item, found)
+
+
+# -- cosmetics ---------------------------------------------------------------------------------
+
+
+def _integral_bounds(node: dict[str, Any]) -> None:
+    """Litestar writes integer bounds as floats (`maximum: 6.0`); write them as integers."""
+    if node.get("type") != "integer":
+        return
+    for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        value = node.get(key)
+        if isinstance(value, float) and value.is_integer():
+            node[key] = int(value)
+
+
+def _nodes(value: Any) -> Iterator[dict[str, Any]]:
+    """Every object of a JSON document, depth first."""
+    if isinstance(value, dict):
+        yield value
+        for item in value.values():
+            yield from _nodes(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _nodes(item)
+
+
+class CompletedJsonRenderPlugin(JsonRenderPlugin):
+    """Serves the completed document at `/schema/openapi.json`, byte for byte the committed one."""
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        return render(complete(openapi_schema, structs_of(wire_types()))).encode()
+
+
+def openapi_config(version: str) -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Referee",
+        version=version,
+        description=DESCRIPTION,
+        path="/schema",
+        render_plugins=[ScalarRenderPlugin(path=["/", "/scalar"]), CompletedJsonRenderPlugin()],
+        components=Components(
+            security_schemes={
+                SECURITY_SCHEME: SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="A seat token, as returned once by createGame.",
+                )
+            }
+        ),
+        tags=[
+            Tag(name="games", description="Kinds of game; creating, listing and reading games."),
+            Tag(name="play", description="Commands, and the commands a seat may send now."),
+            Tag(name="history", description="Past events and states, as the caller may see them."),
+            Tag(name="health", description="Liveness and readiness."),
+        ],
+        use_handler_docstrings=True,
+    )
+
+
+DESCRIPTION = """\
+An event-sourced referee for tabletop games. Create a game (`createGame`): the answer holds one
+secret token per seat, shown once. Send each seat's commands with its token as a bearer token
+(`playCommand`); read the game, its events and its past states with a token (that seat's view)
+or without (a spectator's view). Everything hidden becomes public once the game is over.
+
+Every error is an RFC 9457 `application/problem+json` document with a stable `type`
+(`urn:referee:problem:...`); a command the rules refuse is a 422 whose `rule_id` names the rule.
+A refused or malformed command changes nothing.
+"""

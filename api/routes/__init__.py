@@ -1,0 +1,14 @@
+"""The HTTP routes: thin handlers over `api.service`, bodies from `api.schemas`."""
+
+from litestar import Router
+from litestar.types import ControllerRouterHandler
+
+from api.dependencies import GAME_DEPENDENCIES
+from api.routes import games, health, history, kinds, meta, play
+
+v1 = Router(
+    path="/v1",
+    route_handlers=[*kinds.HANDLERS, *games.HANDLERS, *play.HANDLERS, *history.HANDLERS],
+    dependencies=GAME_DEPENDENCIES,
+)
+ROUTE_HANDLERS: list[ControllerRouterHandler] = [v1, *health.HANDLERS, *meta.HANDLERS]

@@ -1,0 +1,135 @@
+"""Creating, listing and reading games."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from litestar import Controller, HttpMethod, Response, get, post, route
+from litestar.datastructures import ResponseHeader
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody, QueryParameter, SkipValidation
+
+from api.logging import bind
+from api.problems import (
+    DATABASE_UNAVAILABLE,
+    INVALID_CURSOR,
+    MALFORMED,
+    PAYLOAD_TOO_LARGE,
+    RULE_VIOLATION,
+    responses,
+)
+from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT, strict_body
+from api.schemas import (
+    AnyNewGame,
+    CreatedGame,
+    GameDetail,
+    GamePage,
+    GameStatus,
+    kind_of,
+    plain_options,
+)
+from api.service import GameService
+from api.views import created_game, game_detail, summary
+from referee.kernel import Seat
+
+
+class GamesController(Controller):
+    """One controller for the collection, so that its route knows all its methods (Allow)."""
+
+    path = "/games"
+
+    @route("/", http_method=HttpMethod.OPTIONS, include_in_schema=False)
+    async def allowed_methods(self) -> Response[None]:
+        # Litestar 2 answers OPTIONS with the methods of the first handler of a path only
+        # (litestar#4169, fixed in 3.0), so this path says it itself.
+        return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
+
+    @post(
+        "/",
+        operation_id="createGame",
+        summary="Create a game",
+        tags=["games"],
+        responses=responses(MALFORMED, PAYLOAD_TOO_LARGE, RULE_VIOLATION, DATABASE_UNAVAILABLE),
+        response_headers=[
+            ResponseHeader(
+                name="Location",
+                value="/v1/games/{game_id}",
+                description="The new game's URL.",
+                required=True,
+                documentation_only=True,
+            )
+        ],
+    )
+    async def create_game(
+        self, data: SkipValidation[JSONBody[AnyNewGame]], service: NamedDependency[GameService]
+    ) -> Response[CreatedGame]:
+        """Create a game. The answer holds one secret token per seat: it is shown only here."""
+        body = strict_body(data, AnyNewGame)
+        kind = kind_of(body)
+        bind(kind=kind)
+        result = await service.create(
+            kind,
+            seats=body.seats,
+            options=plain_options(body.options),
+            seed=None if body.seed is None else bytes.fromhex(body.seed),
+            entropy=body.entropy,
+        )
+        bind(game_id=result.game_id)
+        return Response(
+            created_game(result),
+            status_code=201,
+            headers={"Location": f"/v1/games/{result.game_id}"},
+        )
+
+    @get(
+        "/",
+        operation_id="listGames",
+        summary="List games",
+        tags=["games"],
+        responses=responses(MALFORMED, INVALID_CURSOR, DATABASE_UNAVAILABLE),
+    )
+    async def list_games(
+        self,
+        service: NamedDependency[GameService],
+        kind: Annotated[
+            str | None, QueryParameter(max_length=64, description="Only this kind.")
+        ] = None,
+        status: Annotated[
+            GameStatus | None, QueryParameter(description="Only games in this status.")
+        ] = None,
+        cursor: Annotated[
+            str | None,
+            QueryParameter(max_length=200, description="The `next_cursor` of the previous page."),
+        ] = None,
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=100, description="At most this many games.")
+        ] = 20,
+    ) -> GamePage:
+        """Games, newest first, a page at a time: pass `next_cursor` back as `cursor`."""
+        games, next_cursor = await service.list_games(
+            kind=kind, status=status, cursor=cursor, limit=limit
+        )
+        return GamePage(games=[summary(info) for info in games], next_cursor=next_cursor)
+
+    @get(
+        "/{game_id:uuid}",
+        operation_id="getGame",
+        summary="Get a game",
+        tags=["games"],
+        security=OPTIONAL_SEAT,
+        responses=responses(*GAME_READ_PROBLEMS),
+    )
+    async def get_game(
+        self,
+        game_id: FromPath[UUID],
+        caller: NamedDependency[Seat | None],
+        service: NamedDependency[GameService],
+    ) -> GameDetail:
+        """The game now: its summary, who is to act, the outcome, and the caller's view."""
+        info = await service.info(str(game_id))
+        table = await service.table(str(game_id))
+        return game_detail(info, table, caller)
+
+
+HANDLERS = [GamesController]

@@ -1,0 +1,26 @@
+"""The kinds of game this referee knows."""
+
+from __future__ import annotations
+
+from litestar import get
+from litestar.di import NamedDependency
+
+from api.problems import responses
+from api.schemas import KindList
+from api.views import kind_info
+from referee.kernel import Registry
+
+
+@get(
+    "/kinds",
+    operation_id="listKinds",
+    summary="List the kinds of game",
+    tags=["games"],
+    responses=responses(),
+)
+async def list_kinds(registry: NamedDependency[Registry]) -> KindList:
+    """The games, their options (JSON Schema and defaults), seat counts and rules versions."""
+    return KindList(kinds=[kind_info(game) for game in registry])
+
+
+HANDLERS = [list_kinds]

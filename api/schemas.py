@@ -1,0 +1,278 @@
+"""The wire types of the HTTP API: request and response bodies.
+
+The unions of commands, events, views and new-game bodies are built from the registry at import,
+so a new game appears in the API and in the OpenAPI document without any change to `api/`.
+Every member of those unions is tagged (`type`, or `kind` for new games), which the OpenAPI
+document turns into an explicit discriminator.
+
+Request bodies forbid unknown fields (a misspelt `expected_version` must not pass silently);
+response bodies do not, so that clients tolerate fields added later.
+"""
+
+import re
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
+
+import msgspec
+from msgspec import Meta, Struct
+
+from api.unions import union_of
+from referee.games import REGISTRY
+from referee.kernel import GameCreated, Outcome, SeedRevealed
+from referee.kernel.registry import AnyGame, Registry
+
+GameStatus: TypeAlias = Literal["active", "finished"]
+SeatNumber: TypeAlias = Annotated[int, Meta(ge=0, description="A seat, numbered from 0.")]
+# A caller-chosen seed must be long enough that nobody can find it from the public commitment
+# before the game ends (which would reveal every hidden card).
+SeedHex: TypeAlias = Annotated[
+    str,
+    Meta(
+        pattern="^(?:[0-9a-fA-F]{2}){16,64}$",
+        description="The game's secret seed in hex, 16 to 64 bytes. Omit it to let the referee "
+        "draw one; a game with a chosen seed says so in its summary.",
+    ),
+]
+Entropy: TypeAlias = Annotated[
+    str,
+    Meta(
+        max_length=256,
+        description="Any text the players add to the seed; it is public from the start.",
+    ),
+]
+
+
+def _camel(kind: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", kind) if part)
+
+
+# -- creating a game ---------------------------------------------------------------------------
+
+
+class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The fields every new-game body has; each kind narrows `seats` and `options`."""
+
+    seats: int
+    options: Struct
+    seed: SeedHex | None = None
+    entropy: Entropy = ""
+
+
+def new_game_body(game: AnyGame) -> type[NewGame]:
+    """The body that creates a game of this kind, tagged by `kind`."""
+    seats = Annotated[
+        int,
+        Meta(
+            ge=game.min_seats,
+            le=game.max_seats,
+            description=f"Number of players, {game.min_seats} to {game.max_seats}.",
+        ),
+    ]
+    options = strict_options(game)
+    body = msgspec.defstruct(  # a subclass of NewGame, which msgspec's stubs cannot say
+        f"New{_camel(game.kind)}Game",
+        [("seats", seats), ("options", options, msgspec.field(default_factory=options))],
+        bases=(NewGame,),
+        tag_field="kind",
+        tag=game.kind,
+        frozen=True,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+    return cast(type[NewGame], body)
+
+
+def strict_options(game: AnyGame) -> type[Struct]:
+    """The game's options, refusing unknown fields: a misspelt option must not pass silently.
+
+    A decoded value goes back to the game's own type with `plain_options`.
+    """
+    config = game.options_type.__struct_config__
+    strict: type[Struct] = msgspec.defstruct(
+        f"{_camel(game.kind)}Options",
+        [],
+        bases=(game.options_type,),
+        frozen=config.frozen,
+        kw_only=True,
+        forbid_unknown_fields=True,
+        module=__name__,
+    )
+    return strict
+
+
+def plain_options(options: Struct) -> Struct:
+    """The game's own Options value of the strict options of a new-game body."""
+    plain = type(options).__mro__[1]  # strict_options subclasses the game's type directly
+    value: Struct = plain(**msgspec.structs.asdict(options))
+    return value
+
+
+def kind_of(body: NewGame) -> str:
+    """The kind a new-game body is for (its tag)."""
+    return cast(str, type(body).__struct_config__.tag)  # new-game bodies are tagged by kind
+
+
+def _build(registry: Registry) -> tuple[Any, Any, Any, Any]:
+    games = list(registry)
+    new_games = union_of(new_game_body(game) for game in games)
+    commands = union_of(game.command_type for game in games)
+    events = union_of([GameCreated, SeedRevealed, *(game.event_type for game in games)])
+    views = union_of(game.view_type for game in games)
+    return new_games, commands, events, views
+
+
+if TYPE_CHECKING:
+    AnyNewGame: TypeAlias = NewGame
+    AnyCommand: TypeAlias = Struct
+    AnyEvent: TypeAlias = Struct
+    AnyView: TypeAlias = Struct
+else:
+    AnyNewGame, AnyCommand, AnyEvent, AnyView = _build(REGISTRY)
+
+
+class SeatToken(Struct, frozen=True, kw_only=True):
+    seat: SeatNumber
+    token: str  # "Authorization: Bearer <token>" for this seat
+
+
+class CreatedGame(Struct, frozen=True, kw_only=True):
+    """A new game. The seat tokens are shown here once and never again."""
+
+    game_id: str
+    kind: str
+    rules_version: str
+    seats: int
+    version: int
+    commitment: str  # sha256 of the seed, in hex
+    seed_chosen_by_creator: bool
+    to_act: list[int]
+    seat_tokens: list[SeatToken]
+
+
+# -- kinds -------------------------------------------------------------------------------------
+
+
+class KindInfo(Struct, frozen=True, kw_only=True):
+    kind: str
+    title: str
+    rules_version: str
+    min_seats: int
+    max_seats: int
+    default_options: dict[str, Any]
+    options_schema: dict[str, Any]  # JSON Schema of the options
+
+
+class KindList(Struct, frozen=True, kw_only=True):
+    kinds: list[KindInfo]
+
+
+# -- reading games -----------------------------------------------------------------------------
+
+
+class GameSummary(Struct, frozen=True, kw_only=True):
+    game_id: str
+    kind: str
+    rules_version: str
+    seats: int
+    status: GameStatus
+    version: int  # the seq of the last event
+    seed_chosen_by_creator: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class GamePage(Struct, frozen=True, kw_only=True):
+    games: list[GameSummary]
+    next_cursor: str | None  # pass as `cursor` for the next page; null on the last page
+
+
+class GameDetail(GameSummary, frozen=True, kw_only=True):
+    commitment: str
+    to_act: list[int]
+    outcome: Outcome
+    seat: int | None  # the seat this view is for; null for a spectator
+    view: AnyView
+
+
+class EventRecord(Struct, frozen=True, kw_only=True):
+    seq: int
+    recorded_at: datetime
+    seat: int | None  # the seat whose command caused the event; null for the referee's own
+    event: AnyEvent
+
+
+class EventPage(Struct, frozen=True, kw_only=True):
+    version: int
+    events: list[EventRecord]
+
+
+class StateAt(Struct, frozen=True, kw_only=True):
+    seq: int
+    version: int  # the game's current version
+    status: GameStatus  # at `seq`
+    to_act: list[int]
+    outcome: Outcome
+    seat: int | None
+    view: AnyView
+
+
+# -- playing -----------------------------------------------------------------------------------
+
+
+class CommandRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    command: AnyCommand
+    expected_version: (
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                description="The version the client last saw; the command is refused with 409 "
+                "if the game has moved on. Omit it to play against the latest version.",
+            ),
+        ]
+        | None
+    ) = None
+
+
+class CommandResult(Struct, frozen=True, kw_only=True):
+    version: int
+    replayed: bool  # true when an Idempotency-Key matched an earlier command: nothing was appended
+    events: list[EventRecord]
+    status: GameStatus
+    to_act: list[int]
+    outcome: Outcome
+    view: AnyView
+
+
+class LegalCommandPage(Struct, frozen=True, kw_only=True):
+    seat: int
+    version: int
+    total: int
+    offset: int
+    limit: int
+    commands: list[AnyCommand]
+
+
+# -- health ------------------------------------------------------------------------------------
+
+
+class Health(Struct, frozen=True, kw_only=True):
+    status: Literal["ok"]
+
+
+def wire_types() -> tuple[Any, ...]:
+    """The top-level request and response types, for walking every Struct the API uses."""
+    return (
+        AnyNewGame,
+        CreatedGame,
+        KindList,
+        GamePage,
+        GameDetail,
+        EventPage,
+        StateAt,
+        CommandRequest,
+        CommandResult,
+        LegalCommandPage,
+        Health,
+    )

@@ -1,0 +1,316 @@
+"""Load, play, append: how the API runs any game of the registry on the event store.
+
+A game is rebuilt by folding its stored events into a `Table` (kept in a `TableCache`, caught up
+with the events recorded since), a command is played on that table, and the events it produced
+are appended with the version the table was at. A concurrent writer makes the append fail with a
+version conflict: without an `expected_version` the command is decided again on the new state.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from api.cache import CachedGame, TableCache
+from api.tokens import issue_token, token_hash
+from api.unions import members, tag_of
+from eventstore import (
+    AppendResult,
+    IdempotencyKeyReused,
+    NewEvent,
+    StoredEvent,
+    StreamInfo,
+    StreamNotFound,
+    VersionConflict,
+)
+from eventstore.store import EventStore
+from referee.kernel import Codec, GameCreated, Played, Seat, Table, new_seed
+from referee.kernel.registry import AnyGame, Registry
+
+MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
+READY_TIMEOUT_SECONDS = 2.0
+
+
+class WrongKind(Exception):
+    """A command of another kind of game."""
+
+
+class RaceLost(Exception):
+    """Concurrent writers won every attempt to append this command."""
+
+
+class RulesUnavailable(Exception):
+    """The game was recorded under a kind or rules version this server does not have."""
+
+
+class NoSuchEvent(LookupError):
+    """A `seq` past the end of the game."""
+
+
+class CorruptStream(Exception):
+    """Stored events that do not fold: altered behind the service's back (or a rules bug)."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A stored event and its decoded value."""
+
+    stored: StoredEvent
+    event: msgspec.Struct
+
+
+@dataclass(frozen=True)
+class NewGameResult:
+    game_id: str
+    table: Table
+    seat_tokens: list[str]  # by seat; shown once, stored only as hashes
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    table: Table  # the game right after the command
+    events: list[Recorded]  # the command's events
+    replayed: bool  # an earlier command with the same idempotency key: nothing was appended
+
+
+class GameService:
+    def __init__(self, store: EventStore, registry: Registry, cache: TableCache) -> None:
+        self._store = store
+        self._registry = registry
+        self._cache = cache
+        self._codecs = {game.kind: Codec(game) for game in registry}
+        self._command_types = {
+            game.kind: frozenset(members(game.command_type)) for game in registry
+        }
+
+    # -- creating ------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        kind: str,
+        *,
+        seats: int,
+        options: msgspec.Struct,
+        seed: bytes | None,
+        entropy: str,
+    ) -> NewGameResult:
+        game = self._registry[kind]
+        game_id = str(uuid.uuid4())
+        chosen = seed is not None
+        secret = seed if seed is not None else new_seed()
+        table, played = Table.open(
+            game,
+            options,
+            seats,
+            game_id=game_id,
+            seed=secret,
+            entropy=entropy,
+            seed_chosen_by_creator=chosen,
+        )
+        finished = _close_if_finished(table, played, secret)
+        tokens = [issue_token(game_id, seat) for seat in range(seats)]
+        await self._store.create_stream(
+            game_id,
+            kind=kind,
+            rules_version=game.version,
+            seats=seats,
+            seed=secret,
+            seed_chosen_by_creator=chosen,
+            seat_token_hashes=[token_hash(token) for token in tokens],
+            events=_new_events(played),
+            status="finished" if finished else "active",
+        )
+        self._cache.put(game_id, table, secret)
+        return NewGameResult(game_id, table, tokens)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    async def info(self, game_id: str) -> StreamInfo:
+        return await self._store.info(game_id)
+
+    async def list_games(
+        self, *, kind: str | None, status: str | None, cursor: str | None, limit: int
+    ) -> tuple[list[StreamInfo], str | None]:
+        """A page of games, newest first, and the cursor of the next page (None: the last)."""
+        games = await self._store.list_streams(
+            kind=kind, status=status, after=cursor, limit=limit + 1
+        )
+        if len(games) <= limit:
+            return games, None
+        return games[:limit], self._store.cursor_for(games[limit - 1])
+
+    async def seat_for_token(self, game_id: str, token_hash: bytes) -> Seat | None:
+        seat = await self._store.seat_for_token(game_id, token_hash)
+        if seat is None:
+            await self._store.info(game_id)  # a game that does not exist is a 404, not a 401
+        return seat
+
+    async def table(self, game_id: str, *, upto: int | None = None) -> Table:
+        """The game after event `upto` (default: its latest event)."""
+        return (await self._load(game_id, upto=upto)).table
+
+    async def events(self, game_id: str, *, after: int, limit: int) -> tuple[Table, list[Recorded]]:
+        """The game now, and its events after `after` (at most `limit`)."""
+        table = await self.table(game_id)
+        stored = await self._store.read(game_id, after=after, limit=limit)
+        return table, self._decode(table.game, stored)
+
+    async def ready(self) -> None:
+        await self._store.ping(timeout=READY_TIMEOUT_SECONDS)
+
+    async def legal_commands(
+        self, game_id: str, seat: Seat
+    ) -> tuple[Table, Sequence[msgspec.Struct]]:
+        """The game now, and every command `seat` may send (none when it is not its turn)."""
+        table = await self.table(game_id)
+        if seat not in table.to_act():
+            return table, ()
+        return table, table.game.legal_commands(table.state, seat)
+
+    # -- playing -------------------------------------------------------------------------------
+
+    async def play(
+        self,
+        game_id: str,
+        seat: Seat,
+        command: msgspec.Struct,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> PlayResult:
+        """Decide `command` for `seat` and append its events; see the module docstring."""
+        body = Codec.encode(command)
+        for _ in range(MAX_ATTEMPTS):
+            if idempotency_key is not None:
+                earlier = await self._store.find_command(game_id, seat, idempotency_key)
+                if earlier is not None:
+                    return await self._replay(game_id, earlier, body)
+            loaded = await self._load(game_id)
+            table = loaded.table
+            if type(command) not in self._command_types[table.game.kind]:
+                raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
+            if expected_version is not None and expected_version != table.version:
+                raise VersionConflict(expected_version, table.version)
+            seed = loaded.seed or await self._store.seed(game_id)
+            before = table.version
+            played = table.play(seat, command, table.chance_for(seed, game_id))
+            finished = _close_if_finished(table, played, seed)
+            try:
+                result = await self._store.append(
+                    game_id,
+                    expected_version=before,
+                    events=_new_events(played),
+                    seat=seat,
+                    command_body=body,
+                    idempotency_key=idempotency_key,
+                    status="finished" if finished else None,
+                )
+            except VersionConflict:
+                if expected_version is not None:
+                    raise
+                continue  # another command got in first: decide again on the new state
+            if result.replayed:  # the same key won a race with this very request
+                return await self._replay(game_id, result, body)
+            self._cache.put(game_id, table, seed)
+            return PlayResult(table, self._decode(table.game, result.events), replayed=False)
+        raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
+
+    async def _replay(self, game_id: str, earlier: AppendResult, body: bytes) -> PlayResult:
+        """The first result of a command retried with the same idempotency key."""
+        if earlier.command is not None and earlier.command.body != body:
+            raise IdempotencyKeyReused(game_id)
+        last = earlier.events[-1].seq if earlier.events else earlier.version
+        table = await self.table(game_id, upto=last)
+        return PlayResult(table, self._decode(table.game, earlier.events), replayed=True)
+
+    # -- folding -------------------------------------------------------------------------------
+
+    async def _load(self, game_id: str, *, upto: int | None = None) -> CachedGame:
+        cached = self._cache.get(game_id)
+        if cached is not None and (upto is None or cached.table.version <= upto):
+            table, seed = cached.table, cached.seed
+            missing = None if upto is None else upto - table.version
+            if missing != 0:
+                newer = await self._store.read(game_id, after=table.version, limit=missing)
+                _advance(table, self._played(table.game, newer))
+        else:
+            stored = await self._store.read(game_id, limit=upto)
+            if not stored:
+                raise StreamNotFound(game_id)
+            game = self._game_of(stored[0])
+            table, seed = _replay(game, self._played(game, stored)), None
+        if upto is not None and table.version < upto:
+            raise NoSuchEvent(f"The game has {table.version} events, not {upto}.")
+        self._cache.put(game_id, table, seed)
+        return CachedGame(table, seed)
+
+    def _game_of(self, first: StoredEvent) -> AnyGame:
+        try:
+            created = msgspec.json.decode(first.body, type=GameCreated)
+        except msgspec.MsgspecError as error:
+            raise CorruptStream("The first event of this game cannot be read.") from error
+        if created.kind not in self._registry:
+            raise RulesUnavailable(f"This server has no rules for {created.kind!r}.")
+        game = self._registry[created.kind]
+        if game.version != created.rules_version:
+            raise RulesUnavailable(
+                f"This game was played under {created.kind} rules {created.rules_version}; "
+                f"this server has {game.version}."
+            )
+        return game
+
+    def _played(self, game: AnyGame, stored: Iterable[StoredEvent]) -> list[Played]:
+        return [Played(event, item.chance_cursor) for item, event in self._events(game, stored)]
+
+    def _decode(self, game: AnyGame, stored: Sequence[StoredEvent]) -> list[Recorded]:
+        return [Recorded(item, event) for item, event in self._events(game, stored)]
+
+    def _events(
+        self, game: AnyGame, stored: Iterable[StoredEvent]
+    ) -> Iterator[tuple[StoredEvent, msgspec.Struct]]:
+        codec = self._codecs[game.kind]
+        for item in stored:
+            try:
+                yield item, codec.decode_event(item.body)
+            except msgspec.MsgspecError as error:
+                raise CorruptStream(f"Event {item.seq} of this game cannot be read.") from error
+
+
+def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:
+    """Reveal the seed in the same append as the event that ends the game."""
+    finished = table.outcome().finished
+    if finished and not table.seed_revealed:
+        played.append(table.reveal_seed(seed))
+    return finished
+
+
+def _new_events(played: Iterable[Played]) -> list[NewEvent]:
+    return [
+        NewEvent(
+            type=tag_of(item.event), body=Codec.encode(item.event), chance_cursor=item.chance_cursor
+        )
+        for item in played
+    ]
+
+
+def _replay(game: AnyGame, played: list[Played]) -> Table:
+    try:
+        return Table.replay(game, played)
+    except Exception as error:  # recorded events that the rules cannot fold
+        raise CorruptStream("This game's events do not fold under its rules.") from error
+
+
+def _advance(table: Table, played: Iterable[Played]) -> None:
+    """Fold events recorded since the table was cached.
+
+    The kernel's Table folds only inside `replay`; this is the same step, one event at a time.
+    A public `Table.advance` in the kernel would make this private access unnecessary.
+    """
+    for item in played:
+        try:
+            table._apply(item.event, item.chance_cursor)
+        except Exception as error:  # recorded events that the rules cannot fold
+            raise CorruptStream("This game's events do not fold under its rules.") from error

@@ -1,0 +1,143 @@
+"""What a caller may see: wire bodies built from tables and stored events.
+
+Everything a seat receives goes through the game's `view` and `redact`, except once the game is
+over, when everything is public (the seed is revealed by then as well).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import cast
+
+import msgspec
+
+from api.schemas import (
+    CommandResult,
+    CreatedGame,
+    EventRecord,
+    GameDetail,
+    GameStatus,
+    GameSummary,
+    KindInfo,
+    SeatToken,
+    StateAt,
+)
+from api.service import NewGameResult, PlayResult, Recorded
+from eventstore import StreamInfo
+from referee.kernel import GameCreated, Seat, SeedRevealed, Table
+from referee.kernel.registry import AnyGame
+
+
+def status_of(table: Table) -> GameStatus:
+    return "finished" if table.outcome().finished else "active"
+
+
+def kind_info(game: AnyGame) -> KindInfo:
+    return KindInfo(
+        kind=game.kind,
+        title=game.title,
+        rules_version=game.version,
+        min_seats=game.min_seats,
+        max_seats=game.max_seats,
+        default_options=msgspec.to_builtins(game.options_type()),
+        options_schema=msgspec.json.schema(game.options_type),
+    )
+
+
+def created_game(result: NewGameResult) -> CreatedGame:
+    table = result.table
+    return CreatedGame(
+        game_id=result.game_id,
+        kind=table.game.kind,
+        rules_version=table.created.rules_version,
+        seats=table.seats,
+        version=table.version,
+        commitment=table.created.commitment,
+        seed_chosen_by_creator=table.created.seed_chosen_by_creator,
+        to_act=sorted(table.to_act()),
+        seat_tokens=[
+            SeatToken(seat=seat, token=token) for seat, token in enumerate(result.seat_tokens)
+        ],
+    )
+
+
+def summary(info: StreamInfo) -> GameSummary:
+    return GameSummary(
+        game_id=info.game_id,
+        kind=info.kind,
+        rules_version=info.rules_version,
+        seats=info.seats,
+        status=cast(GameStatus, info.status),
+        version=info.version,
+        seed_chosen_by_creator=info.seed_chosen_by_creator,
+        created_at=info.created_at,
+        updated_at=info.updated_at,
+    )
+
+
+def game_detail(info: StreamInfo, table: Table, seat: Seat | None) -> GameDetail:
+    """The game now; `info` gives what the store keeps beside the events (times)."""
+    return GameDetail(
+        game_id=info.game_id,
+        kind=table.game.kind,
+        rules_version=table.created.rules_version,
+        seats=table.seats,
+        status=status_of(table),
+        version=table.version,
+        seed_chosen_by_creator=table.created.seed_chosen_by_creator,
+        created_at=info.created_at,
+        updated_at=info.updated_at,
+        commitment=table.created.commitment,
+        to_act=sorted(table.to_act()),
+        outcome=table.outcome(),
+        seat=seat,
+        view=table.game.view(table.state, seat),
+    )
+
+
+def visible_event(
+    game: AnyGame, event: msgspec.Struct, seat: Seat | None, public: bool
+) -> msgspec.Struct:
+    if public or isinstance(event, GameCreated | SeedRevealed):
+        return event
+    return game.redact(event, seat)
+
+
+def event_records(
+    game: AnyGame, recorded: Iterable[Recorded], seat: Seat | None, *, public: bool
+) -> list[EventRecord]:
+    return [
+        EventRecord(
+            seq=item.stored.seq,
+            recorded_at=item.stored.recorded_at,
+            seat=item.stored.seat,
+            event=visible_event(game, item.event, seat, public),
+        )
+        for item in recorded
+    ]
+
+
+def command_result(result: PlayResult, seat: Seat) -> CommandResult:
+    table = result.table
+    finished = table.outcome().finished
+    return CommandResult(
+        version=table.version,
+        replayed=result.replayed,
+        events=event_records(table.game, result.events, seat, public=finished),
+        status=status_of(table),
+        to_act=sorted(table.to_act()),
+        outcome=table.outcome(),
+        view=table.game.view(table.state, seat),
+    )
+
+
+def state_at(table: Table, *, version: int, seat: Seat | None) -> StateAt:
+    return StateAt(
+        seq=table.version,
+        version=version,
+        status=status_of(table),
+        to_act=sorted(table.to_act()),
+        outcome=table.outcome(),
+        seat=seat,
+        view=table.game.view(table.state, seat),
+    )

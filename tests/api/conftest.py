@@ -1,0 +1,60 @@
+"""The API under test: the real app on the test run's PostgreSQL (see tests/conftest.py).
+
+Requests go through httpx's ASGI transport on the test's own event loop, so that concurrent
+requests really run concurrently (Litestar's AsyncTestClient runs one request at a time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from litestar import Litestar
+
+from api.app import create_app
+from api.config import Settings
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, pool_min_size=1, pool_max_size=6)
+
+
+async def serve(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings)
+    running = asyncio.ensure_future(
+        _run_lifespan(app, started := asyncio.Event(), stop := asyncio.Event())
+    )
+    await asyncio.wait(
+        [running, asyncio.ensure_future(started.wait())], return_when="FIRST_COMPLETED"
+    )
+    if running.done():
+        running.result()  # the app failed to start: raise why
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        yield client
+    stop.set()
+    await running
+
+
+async def _run_lifespan(app: Litestar, started: asyncio.Event, stop: asyncio.Event) -> None:
+    # The lifespan must end in the task it began in (it holds a task group); pytest-asyncio
+    # finalises a session fixture in another task, so the lifespan gets a task of its own.
+    async with app.lifespan():
+        started.set()
+        await stop.wait()
+
+
+@pytest.fixture(scope="session")
+async def client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    async for client in serve(settings):
+        yield client
+
+
+@pytest.fixture(scope="session")
+async def other_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
+    """A second app on the same database: another API process, with its own cache."""
+    async for client in serve(settings):
+        yield client

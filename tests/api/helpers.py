@@ -1,0 +1,93 @@
+"""Helpers for API tests: create a game, act as a seat, read what the store holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from httpx import Response
+
+from eventstore.store import EventStore
+
+Client = httpx.AsyncClient
+PROBLEM = "urn:referee:problem:"
+SEED = "5e" * 32  # a caller-chosen seed: the same deal every run
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    tokens: dict[int, str]
+    created: dict[str, Any]
+
+    @property
+    def url(self) -> str:
+        return f"/v1/games/{self.id}"
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+
+async def create_game(client: Client, kind: str = "coyote", seats: int = 3, **fields: Any) -> Game:
+    response = await client.post("/v1/games", json={"kind": kind, "seats": seats, **fields})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    tokens = {item["seat"]: item["token"] for item in body["seat_tokens"]}
+    return Game(id=body["game_id"], tokens=tokens, created=body)
+
+
+async def detail(client: Client, game: Game, seat: int | None = None) -> dict[str, Any]:
+    headers = {} if seat is None else game.auth(seat)
+    response = await client.get(game.url, headers=headers)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def seat_to_act(client: Client, game: Game) -> int:
+    to_act: list[int] = (await detail(client, game))["to_act"]
+    assert len(to_act) == 1, to_act
+    return to_act[0]
+
+
+async def play(
+    client: Client,
+    game: Game,
+    seat: int,
+    command: dict[str, Any],
+    *,
+    expected_version: int | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    body: dict[str, Any] = {"command": command}
+    if expected_version is not None:
+        body["expected_version"] = expected_version
+    return await client.post(
+        f"{game.url}/commands", json=body, headers={**game.auth(seat), **(headers or {})}
+    )
+
+
+def assert_problem(response: Response, status: int, slug: str, rule_id: str | None = None) -> None:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["type"] == PROBLEM + slug, body
+    assert body["status"] == status
+    assert body["title"] and body["detail"]
+    if rule_id is not None:
+        assert body["rule_id"] == rule_id, body
+
+
+class Ledger:
+    """What the store holds for a game, to show that a refused request appended nothing."""
+
+    def __init__(self, store: EventStore, game: Game) -> None:
+        self.store = store
+        self.game = game
+
+    async def snapshot(self) -> tuple[int, int]:
+        """(version, number of commands) of the game as stored."""
+        info = await self.store.info(self.game.id)
+        commands = await self.store.commands(self.game.id)
+        return info.version, len(commands)

@@ -1,0 +1,161 @@
+"""A real `referee serve` process, over real HTTP: on the test database, and on its own
+embedded PostgreSQL (no configuration at all, as the README's first command runs it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+STARTUP_DEADLINE_SECONDS = 120  # a deadline for a start-up, not a measurement
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def log_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def referee_command() -> list[str]:
+    script = Path(sys.executable).with_name("referee")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "api.cli"]
+
+
+@contextmanager
+def serving(env: dict[str, str], log: Path) -> Iterator[Server]:
+    port = free_port()
+    command = [*referee_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    try:
+        _wait_until_ready(server)
+        yield server
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+
+
+def _wait_until_ready(server: Server) -> None:
+    deadline = time.monotonic() + STARTUP_DEADLINE_SECONDS
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"referee serve exited:\n{server.log.read_text()}")
+        try:
+            if httpx.get(f"{server.url}/health/ready", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"referee serve did not become ready:\n{server.log.read_text()}")
+
+
+def environment(**values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    return {**env, **values}
+
+
+SEED = "c0ffee" * 8
+
+
+def play_a_few_moves(http: httpx.Client) -> tuple[str, int]:
+    created = http.post("/v1/games", json={"kind": "coyote", "seats": 3, "seed": SEED})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    tokens = {item["seat"]: item["token"] for item in game["seat_tokens"]}
+    url = f"/v1/games/{game['game_id']}"
+    for number in (1, 2, 3):
+        seat = http.get(url).json()["to_act"][0]
+        response = http.post(
+            f"{url}/commands",
+            json={"command": {"type": "coyote.bid", "number": number}},
+            headers={"Authorization": f"Bearer {tokens[seat]}", "X-Request-ID": f"e2e-{number}"},
+        )
+        assert response.status_code == 200, response.text
+        assert response.headers["x-request-id"] == f"e2e-{number}"
+    seat = http.get(url).json()["to_act"][0]
+    idle = (seat + 1) % 3
+    refused = http.post(
+        f"{url}/commands",
+        json={"command": {"type": "coyote.challenge"}},
+        headers={"Authorization": f"Bearer {tokens[idle]}", "X-Request-ID": "e2e-refused"},
+    )
+    assert refused.status_code == 422
+    assert http.get(url).json()["version"] == game["version"] + 3
+    return game["game_id"], idle
+
+
+def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> None:
+    env = environment(REFEREE_DATABASE_URL=database_url)
+    with serving(env, tmp_path / "serve.log") as server, httpx.Client(base_url=server.url) as http:
+        game_id, idle = play_a_few_moves(http)
+        assert http.get("/metrics").status_code == 200
+    assert server.process.returncode == 0
+
+    lines = server.log_lines()  # every line is JSON (json.loads above would fail otherwise)
+    played = [line for line in lines if line.get("request_id") == "e2e-2"]
+    access = next(line for line in played if line["event"] == "request")
+    assert access["game_id"] == game_id
+    assert access["status"] == 200
+    assert isinstance(access["seat"], int)
+    refused = [line for line in lines if line.get("request_id") == "e2e-refused"]
+    problem = next(line for line in refused if line["event"] == "problem")
+    assert problem["rule_id"] == "kernel.not-your-turn"
+    assert problem["seat"] == idle
+    assert problem["game_id"] == game_id
+    assert not any(line.get("level") == "error" for line in lines)
+    assert SEED not in server.log.read_text(), "the secret seed is never logged"
+
+
+def test_serve_with_no_configuration_starts_its_own_postgresql() -> None:
+    data_dir = Path(tempfile.mkdtemp(prefix="referee-e2e-"))
+    try:
+        env = environment(REFEREE_DATA_DIR=str(data_dir))
+        with (
+            serving(env, data_dir / "serve.log") as server,
+            httpx.Client(base_url=server.url) as http,
+        ):
+            play_a_few_moves(http)
+        assert server.process.returncode == 0
+        assert (data_dir / "postgres" / "PG_VERSION").exists()
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def test_migrate_applies_the_schema_once(empty_database: Callable[[], str]) -> None:
+    env = environment(REFEREE_DATABASE_URL=empty_database())
+    runs = [
+        subprocess.run([*referee_command(), "migrate"], env=env, capture_output=True, check=True)
+        for _ in range(2)
+    ]
+    applied = [
+        next(line for line in map(json.loads, run.stdout.splitlines()) if "versions" in line)
+        for run in runs
+    ]
+    assert applied[0]["versions"], "the first run applies the migrations"
+    assert applied[1]["versions"] == [], "the second has nothing left to do"
