@@ -20,6 +20,7 @@ serve: .venv/.synced
 
 test: .venv/.synced
 	$(UV) run --frozen ruff check .
+	$(UV) run --frozen ruff format --check .
 	$(UV) run --frozen mypy
 	$(UV) run --frozen pytest $(ARGS)
 
