@@ -126,6 +126,21 @@ class Table:
         self._apply(played.event, played.chance_cursor)
         return played
 
+    def close(self, seed: bytes) -> list[Played]:
+        """The closing events due now: the seed revealed once the game has just finished.
+
+        Empty while the game runs and once the seed is out. Whoever records a game appends
+        these with the events that end it; an audit re-executes the same rule.
+        """
+        if self.seed_revealed or not self.outcome().finished:
+            return []
+        return [self.reveal_seed(seed)]
+
+    def advance(self, played: Iterable[Played]) -> None:
+        """Fold events recorded after this table's version, as `replay` does."""
+        for item in played:
+            self._apply(item.event, item.chance_cursor)
+
     def chance_for(self, seed: bytes, game_id: str) -> Chance:
         return Chance.for_game(seed, game_id, self.created.entropy, self.chance_cursor)
 
