@@ -15,9 +15,11 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig
 
+from api.audit import Archive
 from api.cache import TableCache
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
+from api.live import EventHub
 from api.logging import RequestLogMiddleware, echo_request_id
 from api.openapi import openapi_config
 from api.problems import problem_response
@@ -66,12 +68,17 @@ def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextMa
             timeout=settings.pool_timeout,
         )
         await pool.open(wait=False)
-        app.state.service = GameService(
-            EventStore(pool), REGISTRY, TableCache(settings.table_cache_size)
+        store = EventStore(pool)
+        app.state.service = GameService(store, REGISTRY, TableCache(settings.table_cache_size))
+        app.state.archive = Archive(store, REGISTRY)
+        app.state.hub = EventHub(
+            settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )
+        await app.state.hub.start()
         try:
             yield
         finally:
+            await app.state.hub.stop()
             await pool.close()
 
     return lifespan

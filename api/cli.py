@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import math
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 import structlog
 
 from api.config import Settings
+from api.verify import cli as verify_cli
 
 log = structlog.get_logger("api.cli")
 
@@ -48,6 +50,12 @@ def _parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="fail if --output differs from the app's document"
     )
     openapi.set_defaults(run=_openapi)
+
+    verify = commands.add_parser(
+        "verify", help="verify a game bundle offline (no database, no server)"
+    )
+    verify_cli.add_arguments(verify)
+    verify.set_defaults(run=verify_cli.run)
     return parser
 
 
@@ -72,6 +80,9 @@ def _serve(args: argparse.Namespace) -> int:
                 log_config=None,
                 access_log=False,  # one JSON line per request comes from the app itself
                 lifespan="on",
+                # Event streams never end by themselves: on a stop signal they are cut after
+                # this, and their clients resume on another process with Last-Event-ID.
+                timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
             )
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)

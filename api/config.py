@@ -20,6 +20,8 @@ class Settings:
     pool_timeout: float = 5.0  # seconds a request waits for a connection before a 503
     table_cache_size: int = 1024  # rebuilt games kept in memory, one entry per game
     log_level: str = "INFO"
+    sse_heartbeat_seconds: float = 15.0  # a quiet event stream sends a comment this often
+    shutdown_grace_seconds: float = 10.0  # then open requests (event streams) are cut
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -35,4 +37,10 @@ class Settings:
                 environ.get("REFEREE_TABLE_CACHE_SIZE", defaults.table_cache_size)
             ),
             log_level=environ.get("REFEREE_LOG_LEVEL", defaults.log_level).upper(),
+            sse_heartbeat_seconds=float(
+                environ.get("REFEREE_SSE_HEARTBEAT_SECONDS", defaults.sse_heartbeat_seconds)
+            ),
+            shutdown_grace_seconds=float(
+                environ.get("REFEREE_SHUTDOWN_GRACE_SECONDS", defaults.shutdown_grace_seconds)
+            ),
         )

@@ -1,11 +1,14 @@
-"""What handlers are given: the game service, the registry, the calling seat."""
+"""What handlers are given: the game service, the archive, the event hub, the registry, the
+calling seat."""
 
 from __future__ import annotations
 
 from litestar.datastructures import State
 from litestar.di import Provide
 
+from api.audit import Archive
 from api.auth import provide_caller, provide_seat
+from api.live import EventHub
 from api.service import GameService
 from referee.kernel import Registry
 
@@ -13,6 +16,16 @@ from referee.kernel import Registry
 def provide_service(state: State) -> GameService:
     service: GameService = state.service
     return service
+
+
+def provide_archive(state: State) -> Archive:
+    archive: Archive = state.archive
+    return archive
+
+
+def provide_hub(state: State) -> EventHub:
+    hub: EventHub = state.hub
+    return hub
 
 
 def provide_registry(state: State) -> Registry:
@@ -23,6 +36,8 @@ def provide_registry(state: State) -> Registry:
 APP_DEPENDENCIES = {
     "service": Provide(provide_service, sync_to_thread=False),
     "registry": Provide(provide_registry, sync_to_thread=False),
+    "archive": Provide(provide_archive, sync_to_thread=False),
+    "hub": Provide(provide_hub, sync_to_thread=False),
 }
 GAME_DEPENDENCIES = {
     "caller": Provide(provide_caller),

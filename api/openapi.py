@@ -40,6 +40,7 @@ def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) 
     result = copy.deepcopy(document)
     components: dict[str, Any] = result.get("components", {}).get("schemas", {})
     _forbid_unknown_fields(components, list(structs))
+    _base64_bytes(components, list(structs))
     for node in _nodes(result):
         _add_discriminator(node, components)
         _integral_bounds(node)
@@ -100,6 +101,33 @@ def _forbid_unknown_fields(components: dict[str, Any], structs: list[type[msgspe
         ) or by_name.get(schema.get("title", ""))
         if cls is not None and cls.__struct_config__.forbid_unknown_fields:
             schema["additionalProperties"] = False
+
+
+BASE64 = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
+def _base64_bytes(components: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:
+    """msgspec writes `bytes` as base64, which Litestar documents as a bare string: say so."""
+    names = [cls.__name__ for cls in structs]
+    for cls in structs:
+        schema = components.get(cls.__name__)
+        if schema is None or names.count(cls.__name__) != 1:
+            continue
+        for name in _bytes_fields(cls):
+            schema["properties"][name].update(contentEncoding="base64", pattern=BASE64)
+
+
+def _bytes_fields(cls: type[msgspec.Struct]) -> list[str]:
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType)
+    return [
+        field.encode_name
+        for field in info.fields
+        if isinstance(
+            field.type.type if isinstance(field.type, msgspec.inspect.Metadata) else field.type,
+            msgspec.inspect.BytesType,
+        )
+    ]
 
 
 def structs_of(types: Iterable[Any]) -> list[type[msgspec.Struct]]:
@@ -172,7 +200,16 @@ def openapi_config(version: str) -> OpenAPIConfig:
         tags=[
             Tag(name="games", description="Kinds of game; creating, listing and reading games."),
             Tag(name="play", description="Commands, and the commands a seat may send now."),
-            Tag(name="history", description="Past events and states, as the caller may see them."),
+            Tag(
+                name="history",
+                description="Past events and states, as the caller may see them, and the live "
+                "stream of events.",
+            ),
+            Tag(
+                name="audit",
+                description="Proofs: the audit of a stored game, its export as a bundle, and the "
+                "audit of an uploaded bundle.",
+            ),
             Tag(name="health", description="Liveness and readiness."),
         ],
         use_handler_docstrings=True,
@@ -184,6 +221,11 @@ An event-sourced referee for tabletop games. Create a game (`createGame`): the a
 secret token per seat, shown once. Send each seat's commands with its token as a bearer token
 (`playCommand`); read the game, its events and its past states with a token (that seat's view)
 or without (a spectator's view). Everything hidden becomes public once the game is over.
+
+Follow a game live with `streamEvents` (Server-Sent Events, resumable with `Last-Event-ID`).
+Prove a game with `auditGame` (every check, with the first failing event), `exportGame` (a
+finished game as one self-contained bundle) and `verifyBundle` (the same checks on a bundle;
+also offline: `referee verify FILE`).
 
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 (`urn:referee:problem:...`); a command the rules refuse is a 422 whose `rule_id` names the rule.

@@ -19,6 +19,8 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
+from api.audit import GameNotFinished
+from api.bundle import MalformedBundle
 from api.logging import bind, request_id
 from api.service import CorruptStream, NoSuchEvent, RaceLost, RulesUnavailable, WrongKind
 from eventstore import (
@@ -70,6 +72,7 @@ RULES_UNAVAILABLE = ProblemKind(
 CORRUPT_STREAM = ProblemKind(
     "corrupt-stream", 409, "This game's record is damaged: it cannot be replayed.", alarming=True
 )
+GAME_NOT_FINISHED = ProblemKind("game-not-finished", 409, "The game is not over yet.")
 PAYLOAD_TOO_LARGE = ProblemKind("payload-too-large", 413, "The request body is too large.")
 RULE_VIOLATION = ProblemKind("rule-violation", 422, "The rules refuse this command.")
 IDEMPOTENCY_KEY_REUSED = ProblemKind(
@@ -94,6 +97,7 @@ ALL_KINDS = (
     GAME_EXISTS,
     RULES_UNAVAILABLE,
     CORRUPT_STREAM,
+    GAME_NOT_FINISHED,
     PAYLOAD_TOO_LARGE,
     RULE_VIOLATION,
     IDEMPOTENCY_KEY_REUSED,
@@ -158,6 +162,13 @@ def to_problem(exc: Exception) -> Problem:
             return Problem(RULES_UNAVAILABLE, str(exc))
         case CorruptStream():
             return Problem(CORRUPT_STREAM, str(exc))
+        case GameNotFinished():
+            return Problem(
+                GAME_NOT_FINISHED,
+                "A game is exported once it is over: its seed is secret until then.",
+            )
+        case MalformedBundle():
+            return Problem(MALFORMED, str(exc))
         case NoSuchEvent():
             return Problem(NOT_FOUND, str(exc))
         case GameOver():

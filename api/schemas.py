@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, cast
 import msgspec
 from msgspec import Meta, Struct
 
+from api.bundle import Bundle
 from api.unions import union_of
+from api.verify import AuditReport
 from referee.games import REGISTRY
 from referee.kernel import GameCreated, Outcome, SeedRevealed
 from referee.kernel.registry import AnyGame, Registry
@@ -275,4 +277,6 @@ def wire_types() -> tuple[Any, ...]:
         CommandResult,
         LegalCommandPage,
         Health,
+        Bundle,
+        AuditReport,
     )

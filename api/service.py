@@ -250,7 +250,7 @@ class GameService:
     def _game_of(self, first: StoredEvent) -> AnyGame:
         try:
             created = msgspec.json.decode(first.body, type=GameCreated)
-        except msgspec.MsgspecError as error:
+        except (msgspec.MsgspecError, UnicodeDecodeError) as error:  # bytes not UTF-8 too
             raise CorruptStream("The first event of this game cannot be read.") from error
         if created.kind not in self._registry:
             raise RulesUnavailable(f"This server has no rules for {created.kind!r}.")
@@ -275,16 +275,14 @@ class GameService:
         for item in stored:
             try:
                 yield item, codec.decode_event(item.body)
-            except msgspec.MsgspecError as error:
+            except (msgspec.MsgspecError, UnicodeDecodeError) as error:  # bytes not UTF-8 too
                 raise CorruptStream(f"Event {item.seq} of this game cannot be read.") from error
 
 
 def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:
     """Reveal the seed in the same append as the event that ends the game."""
-    finished = table.outcome().finished
-    if finished and not table.seed_revealed:
-        played.append(table.reveal_seed(seed))
-    return finished
+    played += table.close(seed)
+    return table.outcome().finished
 
 
 def _new_events(played: Iterable[Played]) -> list[NewEvent]:
@@ -304,13 +302,8 @@ def _replay(game: AnyGame, played: list[Played]) -> Table:
 
 
 def _advance(table: Table, played: Iterable[Played]) -> None:
-    """Fold events recorded since the table was cached.
-
-    The kernel's Table folds only inside `replay`; this is the same step, one event at a time.
-    A public `Table.advance` in the kernel would make this private access unnecessary.
-    """
-    for item in played:
-        try:
-            table._apply(item.event, item.chance_cursor)
-        except Exception as error:  # recorded events that the rules cannot fold
-            raise CorruptStream("This game's events do not fold under its rules.") from error
+    """Fold events recorded since the table was cached."""
+    try:
+        table.advance(played)
+    except Exception as error:  # recorded events that the rules cannot fold
+        raise CorruptStream("This game's events do not fold under its rules.") from error

@@ -4,11 +4,18 @@ from litestar import Router
 from litestar.types import ControllerRouterHandler
 
 from api.dependencies import GAME_DEPENDENCIES
-from api.routes import games, health, history, kinds, meta, play
+from api.routes import audit, games, health, history, kinds, meta, play, stream
 
 v1 = Router(
     path="/v1",
-    route_handlers=[*kinds.HANDLERS, *games.HANDLERS, *play.HANDLERS, *history.HANDLERS],
+    route_handlers=[
+        *kinds.HANDLERS,
+        *games.HANDLERS,
+        *play.HANDLERS,
+        *history.HANDLERS,
+        *stream.HANDLERS,
+        *audit.HANDLERS,
+    ],
     dependencies=GAME_DEPENDENCIES,
 )
 ROUTE_HANDLERS: list[ControllerRouterHandler] = [v1, *health.HANDLERS, *meta.HANDLERS]

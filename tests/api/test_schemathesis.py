@@ -63,7 +63,7 @@ async def fuzzed_game(client: Client) -> Game:
 schema = schemathesis.openapi.from_path(
     COMMITTED,
     config=schemathesis.Config.from_dict({"seed": 20261122, "generation": {"max-examples": 30}}),
-)
+).exclude(operation_id="streamEvents")  # an event stream does not end: tests/live covers it
 
 
 class SeatTokens:

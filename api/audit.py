@@ -1,0 +1,158 @@
+"""Stored games as bundles: the export of a finished game, and the audit of any game.
+
+The bundle of a game still running carries no seed (the seed is not even read), so its audit
+runs only the checks that do not need it. Verification itself is pure (`api.verify`) and runs in
+a worker thread: re-executing a long game should not hold up the event loop.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from anyio import to_thread
+
+from api.bundle import (
+    FORMAT,
+    FORMAT_VERSION,
+    UNSEALED,
+    Bundle,
+    BundleCommand,
+    BundleEvent,
+    canonical_bytes,
+    seal,
+)
+from api.verify import AuditReport, verify, verify_file
+from eventstore import CommandRecord, StoredEvent, StreamInfo
+from eventstore.store import EventStore
+from referee.kernel import GameCreated
+from referee.kernel.registry import Registry
+
+SNAPSHOT_ATTEMPTS = 3  # reads of a running game while commands keep coming in
+
+
+class GameNotFinished(Exception):
+    """Only a finished game can be exported: its seed is secret until then."""
+
+
+class Archive:
+    """Bundles of the games in a store, and their verification."""
+
+    def __init__(self, store: EventStore, registry: Registry) -> None:
+        self._store = store
+        self._registry = registry
+
+    async def bundle(self, game_id: str, *, reveal: bool) -> Bundle:
+        """The game as a bundle; with `reveal`, a finished game's bundle carries its seed.
+
+        Raises StreamNotFound.
+        """
+        info, events, commands = await self._snapshot(game_id)
+        seed = None
+        if reveal and info.status == "finished":
+            seed = (await self._store.seed(game_id)).hex()
+        return stored_bundle(info, events, commands, seed)
+
+    async def export(self, game_id: str) -> tuple[Bundle, bytes]:
+        """The sealed bundle of a finished game and its file.
+
+        Raises GameNotFinished, StreamNotFound.
+        """
+        bundle = await self.bundle(game_id, reveal=True)
+        if bundle.seed is None:
+            raise GameNotFinished(game_id)
+        sealed = seal(bundle)
+        return sealed, canonical_bytes(sealed)
+
+    async def audit(self, game_id: str) -> AuditReport:
+        """Every check on the stored game; those needing the seed only once it is over."""
+        bundle = await self.bundle(game_id, reveal=True)
+        return await to_thread.run_sync(verify, bundle, self._registry)
+
+    async def verify_file(self, data: bytes) -> AuditReport:
+        """Every check on an uploaded bundle. Raises MalformedBundle."""
+        return await to_thread.run_sync(verify_file, data, self._registry)
+
+    async def _snapshot(
+        self, game_id: str
+    ) -> tuple[StreamInfo, list[StoredEvent], list[CommandRecord]]:
+        """The game's row, events and commands as of one version.
+
+        The three reads are separate; a command appended between them would make them disagree,
+        so a running game is read until its version stands still. Nothing is appended to a
+        finished game.
+        """
+        for _ in range(SNAPSHOT_ATTEMPTS):
+            info = await self._store.info(game_id)
+            events = await self._store.read(game_id)
+            commands = await self._store.commands(game_id)
+            if info.status == "finished":
+                return info, events, commands
+            if (await self._store.info(game_id)).version == info.version:
+                return info, events, commands
+        # Still moving: the events up to the version first read are complete.
+        version = info.version
+        kept = [command for command in commands if command.last_seq <= version]
+        return info, [event for event in events if event.seq <= version], kept
+
+
+def stored_bundle(
+    info: StreamInfo,
+    events: list[StoredEvent],
+    commands: list[CommandRecord],
+    seed: str | None,
+) -> Bundle:
+    """The bundle of a stored game. The header fields the store does not keep beside the events
+    (options, entropy, commitment) come from event 1 as recorded."""
+    created = _created(events)
+    return Bundle(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        game_id=info.game_id,
+        kind=info.kind,
+        rules_version=info.rules_version,
+        seats=info.seats,
+        options=created.options if created else msgspec.Raw(b"null"),
+        entropy=created.entropy if created else "",
+        seed_chosen_by_creator=info.seed_chosen_by_creator,
+        commitment=created.commitment if created else "",
+        seed=seed,
+        status="finished" if info.status == "finished" else "active",
+        version=info.version,
+        created_at=info.created_at,
+        commands=tuple(_command(command) for command in commands),
+        events=tuple(_event(event) for event in events),
+        digest=UNSEALED,
+    )
+
+
+def _created(events: list[StoredEvent]) -> GameCreated | None:
+    if not events or events[0].seq != 1:
+        return None
+    try:
+        return msgspec.json.decode(events[0].body, type=GameCreated)
+    except ValueError:  # msgspec.DecodeError, or bytes that are not UTF-8
+        return None
+
+
+def _command(command: CommandRecord) -> BundleCommand:
+    return BundleCommand(
+        id=command.id,
+        seat=command.seat,
+        first_seq=command.first_seq,
+        last_seq=command.last_seq,
+        recorded_at=command.recorded_at,
+        body=bytes(command.body),
+    )
+
+
+def _event(event: StoredEvent) -> BundleEvent:
+    return BundleEvent(
+        seq=event.seq,
+        type=event.type,
+        seat=event.seat,
+        command_id=event.command_id,
+        chance_cursor=event.chance_cursor,
+        recorded_at=event.recorded_at,
+        prev_hash=bytes(event.prev_hash).hex(),
+        hash=bytes(event.hash).hex(),
+        body=bytes(event.body),
+    )

@@ -1,0 +1,136 @@
+"""The game bundle: a recorded game in one self-contained, sealed file.
+
+Its format is documented in README.md, "The bundle format".
+
+Pure: no database, no server. `api.audit` builds bundles from the store, `api.verify` checks
+them. The bundle is JSON encoded canonically (compact, fields in declaration order), so a file
+is valid only as exported: its `digest` covers every field, including those the hash chain does
+not (times, seats), and any other encoding of the same content is refused by the verifier.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Annotated, Final, Literal
+
+import msgspec
+
+FORMAT: Final = "referee.game-bundle"
+FORMAT_VERSION: Final = 1
+MAX_BUNDLE_BYTES = 16 * 1024 * 1024  # a long game is well under 1 MiB
+UNSEALED = "0" * 64  # the digest field's value while the digest is computed
+
+BundleStatus = Literal["active", "finished"]
+Time = Annotated[datetime, msgspec.Meta(tz=True)]  # with a time zone: times compare
+Canonical = Annotated[
+    bytes,
+    msgspec.Meta(description="The canonical JSON bytes, base64 (RFC 4648, padded)."),
+]
+Hex = Annotated[str, msgspec.Meta(description="Lower-case hex.")]
+
+
+class MalformedBundle(ValueError):
+    """Bytes that are not a bundle this verifier can read: not JSON, wrong shape, other format."""
+
+
+class BundleCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An accepted command, as recorded with the range of events it produced."""
+
+    id: int  # 1, 2, 3 ... per game
+    seat: int
+    first_seq: int
+    last_seq: int
+    recorded_at: Time
+    body: Canonical
+
+
+class BundleEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A recorded event: its body exactly as hashed, and the link to the event before it."""
+
+    seq: int
+    type: str
+    seat: int | None  # the seat whose command caused it; null for the opening events
+    command_id: int | None
+    chance_cursor: int  # random words consumed once this event was produced
+    recorded_at: Time
+    prev_hash: Hex  # 64 zeros for event 1
+    hash: Hex  # sha256(prev_hash bytes || body)
+    body: Canonical  # exactly the bytes that were hashed
+
+
+class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Everything needed to verify a game with no database and no server."""
+
+    format: Literal["referee.game-bundle"]
+    format_version: Literal[1]
+    game_id: str
+    kind: str
+    rules_version: str
+    seats: int
+    options: msgspec.Raw  # the options exactly as recorded in event 1
+    entropy: str
+    seed_chosen_by_creator: bool
+    commitment: Hex  # sha256(seed), published in event 1
+    seed: Hex | None  # null while the game runs (an audit of a running game)
+    status: BundleStatus
+    version: int  # the seq of the last event
+    created_at: Time
+    commands: tuple[BundleCommand, ...]
+    events: tuple[BundleEvent, ...]
+    digest: Hex  # sha256 of this encoding with the digest set to 64 zeros (UNSEALED)
+
+
+class _FormatHeader(msgspec.Struct, frozen=True):
+    """The two fields read first, so that another format or version gets a clear answer."""
+
+    format: str
+    format_version: int
+
+
+_ENCODER = msgspec.json.Encoder()
+_HEADER_DECODER = msgspec.json.Decoder(_FormatHeader)
+_DECODER = msgspec.json.Decoder(Bundle)
+
+
+def digest_of(bundle: Bundle) -> str:
+    """The digest a sealed bundle carries: sha256 of its encoding with the digest zeroed."""
+    unsealed = msgspec.structs.replace(bundle, digest=UNSEALED)
+    return hashlib.sha256(_ENCODER.encode(unsealed)).hexdigest()
+
+
+def seal(bundle: Bundle) -> Bundle:
+    return msgspec.structs.replace(bundle, digest=digest_of(bundle))
+
+
+def encode_bundle(bundle: Bundle) -> bytes:
+    """The bundle file: the sealed bundle, canonically encoded."""
+    return _ENCODER.encode(seal(bundle))
+
+
+def canonical_bytes(bundle: Bundle) -> bytes:
+    """The encoding of `bundle` as it stands (a file must be exactly this)."""
+    return _ENCODER.encode(bundle)
+
+
+def read_bundle(data: bytes) -> Bundle:
+    """The bundle in `data`, or MalformedBundle saying what is wrong with it."""
+    if len(data) > MAX_BUNDLE_BYTES:
+        raise MalformedBundle(f"A bundle is at most {MAX_BUNDLE_BYTES} bytes; this is {len(data)}.")
+    if not data.strip():
+        raise MalformedBundle("This is not a game bundle: the file is empty.")
+    try:
+        header = _HEADER_DECODER.decode(data)
+    except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
+        raise MalformedBundle(f"This is not a game bundle: {error}") from None
+    if header.format != FORMAT:
+        raise MalformedBundle(f"This file's format is {header.format!r}, not {FORMAT!r}.")
+    if header.format_version != FORMAT_VERSION:
+        raise MalformedBundle(
+            f"This is a version {header.format_version} bundle; this verifier reads version "
+            f"{FORMAT_VERSION}."
+        )
+    try:
+        return _DECODER.decode(data)
+    except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
+        raise MalformedBundle(f"The bundle is malformed: {error}") from None

@@ -1,0 +1,133 @@
+"""Live games: one LISTEN connection per process, fanned out to the streams waiting on a game.
+
+Every append notifies `eventstore.NOTIFY_CHANNEL` with "<game_id>:<last seq>", whichever
+process wrote it. A notification is only a hint: a woken stream reads the store from the last
+seq it sent, so nothing is skipped or repeated. While the connection is down nothing wakes the
+streams, so they also read the store at every heartbeat, and all of them are woken as soon as
+the connection is back: a lost notification delays an event, never loses it.
+
+psycopg's `notifies()` holds its connection's lock while it waits, hence a connection of its
+own, outside the pool, and one per process rather than one per stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+import psycopg
+import structlog
+from psycopg import sql
+
+from eventstore import NOTIFY_CHANNEL, parse_notification
+
+RETRY_SECONDS = 1.0  # between attempts to (re)connect the listening connection
+HEARTBEAT_SECONDS = 15.0  # a stream with nothing to say sends a comment line this often
+
+log = structlog.get_logger("api.live")
+
+
+class Subscription:
+    """A stream's doorbell: rung when its game may have new events."""
+
+    def __init__(self) -> None:
+        self._rung = asyncio.Event()
+
+    def ring(self) -> None:
+        self._rung.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """True when rung since the last wait (at once if it was), False after `timeout`.
+
+        Either way the bell is quiet again: a ring during the read that follows is not lost.
+        """
+        try:
+            if not self._rung.is_set():  # wait_for(..., 0) would not even look
+                await asyncio.wait_for(self._rung.wait(), timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self._rung.clear()
+
+
+class EventHub:
+    """Wakes the subscriptions of a game when the store says it has new events."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        heartbeat_seconds: float = HEARTBEAT_SECONDS,
+        retry_seconds: float = RETRY_SECONDS,
+    ) -> None:
+        self._conninfo = conninfo
+        self.heartbeat_seconds = heartbeat_seconds
+        self._retry_seconds = retry_seconds
+        self._subscriptions: dict[str, set[Subscription]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.listening = False
+        self.backend_pid: int | None = None  # the listening connection's server process
+
+    async def start(self) -> None:
+        """Listen in the background; a database that is down is retried, never fatal."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._listen(), name="referee-event-hub")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    @contextlib.contextmanager
+    def subscribe(self, game_id: str) -> Iterator[Subscription]:
+        subscription = Subscription()
+        self._subscriptions.setdefault(game_id, set()).add(subscription)
+        try:
+            yield subscription
+        finally:
+            subscribers = self._subscriptions.get(game_id, set())
+            subscribers.discard(subscription)
+            if not subscribers:
+                self._subscriptions.pop(game_id, None)
+
+    def subscribers(self, game_id: str) -> int:
+        return len(self._subscriptions.get(game_id, ()))
+
+    def notified(self, payload: str) -> None:
+        """A notification from the store: wake the game's streams."""
+        try:
+            game_id, _ = parse_notification(payload)
+        except ValueError:  # not ours: someone else notifies on the channel
+            return
+        for subscription in self._subscriptions.get(game_id, ()):
+            subscription.ring()
+
+    def _wake_all(self) -> None:
+        for subscriptions in self._subscriptions.values():
+            for subscription in subscriptions:
+                subscription.ring()
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                await self._listen_once()
+            except psycopg.Error as error:
+                log.warning("event hub disconnected", error=str(error))
+            finally:
+                self.listening = False
+            await asyncio.sleep(self._retry_seconds)
+
+    async def _listen_once(self) -> None:
+        async with await psycopg.AsyncConnection.connect(
+            self._conninfo, autocommit=True, application_name="referee-listen"
+        ) as conn:
+            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(NOTIFY_CHANNEL)))
+            self.listening, self.backend_pid = True, conn.info.backend_pid
+            log.info("event hub listening", channel=NOTIFY_CHANNEL)
+            self._wake_all()  # what was appended while no one listened is read now
+            async for notification in conn.notifies():
+                self.notified(notification.payload)

@@ -1,0 +1,5 @@
+import sys
+
+from api.verify.cli import main
+
+sys.exit(main())
