@@ -1,0 +1,90 @@
+"""Every kind of game, at every seat count it allows, played to the end over HTTP by a client
+that knows nothing of any game: it reads the catalogue, asks for the legal commands and sends one
+drawn uniformly among them, for whichever seat may act (several at once in simultaneous steps).
+At the end the game hides nothing, the seed matches the commitment, and the audit passes."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import pytest
+
+from tests.api.helpers import PROBLEM, Client, Game, create_game, detail, play
+
+MAX_COMMANDS = 6000
+
+
+async def catalogue(client: Client) -> list[dict[str, Any]]:
+    response = await client.get("/v1/kinds")
+    assert response.status_code == 200, response.text
+    kinds: list[dict[str, Any]] = response.json()["kinds"]
+    return kinds
+
+
+async def any_legal_command(
+    client: Client, game: Game, seat: int, rng: random.Random
+) -> dict[str, Any]:
+    url = f"{game.url}/legal-commands"
+    first = (await client.get(url, params={"limit": 1}, headers=game.auth(seat))).json()
+    assert first["total"] > 0, f"seat {seat} is to act but has no legal command"
+    offset = rng.randrange(first["total"])
+    page = await client.get(url, params={"offset": offset, "limit": 1}, headers=game.auth(seat))
+    (command,) = page.json()["commands"]
+    return command  # type: ignore[no-any-return]
+
+
+async def play_to_the_end(client: Client, game: Game, rng: random.Random) -> int:
+    state = await detail(client, game)
+    for count in range(MAX_COMMANDS):
+        if state["status"] == "finished":
+            return count
+        seat = rng.choice(state["to_act"])
+        command = await any_legal_command(client, game, seat, rng)
+        response = await play(client, game, seat, command, expected_version=state["version"])
+        assert response.status_code == 200, (command, response.text)
+        state = await detail(client, game)
+    pytest.fail(f"not finished after {MAX_COMMANDS} commands")
+
+
+async def seat_counts(client: Client) -> list[tuple[str, int]]:
+    return [
+        (kind["kind"], seats)
+        for kind in await catalogue(client)
+        for seats in range(kind["min_seats"], kind["max_seats"] + 1)
+    ]
+
+
+async def test_every_kind_at_every_seat_count_plays_to_the_end(client: Client) -> None:
+    kinds = {kind["kind"] for kind in await catalogue(client)}
+    assert {"coyote", "manitou-island", "big-manitou"} <= kinds
+    played_games = 0
+    for kind, seats in await seat_counts(client):
+        seed = hashlib.sha256(f"{kind}/{seats}".encode()).hexdigest()
+        response = await client.post("/v1/games", json={"kind": kind, "seats": seats, "seed": seed})
+        if response.status_code == 422:  # a count inside the range that the game refuses
+            assert response.json()["type"] == PROBLEM + "rule-violation"
+            assert response.json()["rule_id"] == f"{kind}.seat-count", response.text
+            continue
+        game = await create_game(client, kind=kind, seats=seats, seed=seed)
+        commands = await play_to_the_end(client, game, random.Random(seed))
+        assert commands > 0
+        await check_finished(client, game, seed)
+        played_games += 1
+    assert played_games >= 3
+
+
+async def check_finished(client: Client, game: Game, seed: str) -> None:
+    final = await detail(client, game)
+    assert final["to_act"] == [] and final["outcome"]["finished"] is True
+    assert final["outcome"]["winners"] or final["outcome"]["ranking"], final["outcome"]
+    events = (await client.get(f"{game.url}/events", params={"limit": 1000})).json()
+    last = events["events"][-1]["event"]
+    assert last["type"] == "game.seed-revealed" and last["seed"] == seed
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game.created["commitment"]
+    audit = (await client.get(f"{game.url}/audit")).json()
+    assert audit["verdict"] == "passed", audit
+    exported = await client.get(f"{game.url}/export")
+    verified = await client.post("/v1/audits", content=exported.content)
+    assert verified.json()["verdict"] == "passed", verified.text
