@@ -54,10 +54,16 @@ def fuzzed_app(settings: Settings) -> Litestar:
 
 
 @pytest.fixture(scope="module")
-async def fuzzed_game(client: Client) -> Game:
-    game = await create_game(client, seats=3, options={"shaman": True})
-    SeatTokens.tokens[:] = [game.tokens[seat] for seat in sorted(game.tokens)]
-    return game
+async def fuzzed_games(client: Client) -> dict[str, Game]:
+    """One game of every kind, so that every game's commands reach its rules."""
+    kinds = (await client.get("/v1/kinds")).json()["kinds"]
+    games = {
+        kind["kind"]: await create_game(client, kind=kind["kind"], seats=kind["min_seats"])
+        for kind in kinds
+    }
+    SeatTokens.by_game = {game.id: list(game.tokens.values()) for game in games.values()}
+    SeatTokens.tokens[:] = [token for game in games.values() for token in game.tokens.values()]
+    return games
 
 
 schema = schemathesis.openapi.from_path(
@@ -75,14 +81,21 @@ class SeatTokens:
     """
 
     PLACEHOLDER = "Bearer seat-token-of-the-fixture-game"
-    tokens: ClassVar[list[str]] = []  # filled by the `fuzzed_game` fixture
+    tokens: ClassVar[list[str]] = []  # every fixture game's, filled by `fuzzed_games`
+    by_game: ClassVar[dict[str, list[str]]] = {}
     _turn = count()
 
     @classmethod
-    def next_header(cls) -> str:
-        if not cls.tokens:
+    def next_header(cls, game_id: str | None = None) -> str:
+        tokens = cls.by_game.get(game_id, cls.tokens) if game_id else cls.tokens
+        if not tokens:
             return cls.PLACEHOLDER
-        return f"Bearer {cls.tokens[next(cls._turn) % len(cls.tokens)]}"
+        return f"Bearer {tokens[next(cls._turn) % len(tokens)]}"
+
+    @classmethod
+    def is_ours(cls, header: str | None) -> bool:
+        """The placeholder or a real token: not a header schemathesis broke on purpose."""
+        return header == cls.PLACEHOLDER or header in {f"Bearer {t}" for t in cls.tokens}
 
     def get(self, case: Case, context: schemathesis.AuthContext) -> str:
         return self.next_header()
@@ -94,13 +107,24 @@ class SeatTokens:
 schema.auth(refresh_interval=None, retry_on=[])(SeatTokens)
 
 
-def aim_at_the_game(case: Case, game: Game) -> None:
-    """Send the case to the fixture game, unless its game id is itself the broken part."""
+def aim_at_the_game(case: Case, games: dict[str, Game]) -> None:
+    """Send the case to the fixture game of its command's kind (else any), with that game's
+    token, unless the game id or the token is itself the broken part."""
+    game = games.get(_command_kind(case.body)) or list(games.values())[next(_rotation) % len(games)]
     game_id = (case.path_parameters or {}).get("game_id")
     if isinstance(game_id, str) and _is_uuid(game_id):
         case.path_parameters = {**(case.path_parameters or {}), "game_id": game.id}
-    if (case.headers or {}).get("Authorization") == SeatTokens.PLACEHOLDER:
-        case.headers = {**(case.headers or {}), "Authorization": SeatTokens.next_header()}
+    if SeatTokens.is_ours((case.headers or {}).get("Authorization")):
+        case.headers = {**(case.headers or {}), "Authorization": SeatTokens.next_header(game.id)}
+
+
+_rotation = count()
+
+
+def _command_kind(body: object) -> str | None:
+    command = body.get("command") if isinstance(body, dict) else None
+    kind = command.get("type") if isinstance(command, dict) else None
+    return kind.rsplit(".", 1)[0] if isinstance(kind, str) and "." in kind else None
 
 
 def _is_uuid(value: str) -> bool:
@@ -111,8 +135,10 @@ def _is_uuid(value: str) -> bool:
 
 
 @schema.parametrize()
-def test_the_api_keeps_its_contract(case: Case, fuzzed_app: Litestar, fuzzed_game: Game) -> None:
-    aim_at_the_game(case, fuzzed_game)
+def test_the_api_keeps_its_contract(
+    case: Case, fuzzed_app: Litestar, fuzzed_games: dict[str, Game]
+) -> None:
+    aim_at_the_game(case, fuzzed_games)
     case.operation.schema.app = fuzzed_app  # for schemathesis's own probes (auth checks) too
     case.call_and_validate(
         app=fuzzed_app,
