@@ -60,16 +60,18 @@ class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     entropy: Entropy = ""
 
 
+def seat_count_type(game: AnyGame) -> Any:
+    """The numbers of players a kind allows: a range when it is one, else each number listed."""
+    counts = game.seat_counts
+    described = Meta(description=f"Number of players: {', '.join(map(str, counts))}.")
+    if counts == tuple(range(counts[0], counts[-1] + 1)):
+        return Annotated[int, Meta(ge=counts[0], le=counts[-1]), described]
+    return Annotated[Literal[counts], described]
+
+
 def new_game_body(game: AnyGame) -> type[NewGame]:
     """The body that creates a game of this kind, tagged by `kind`."""
-    seats = Annotated[
-        int,
-        Meta(
-            ge=game.min_seats,
-            le=game.max_seats,
-            description=f"Number of players, {game.min_seats} to {game.max_seats}.",
-        ),
-    ]
+    seats = seat_count_type(game)
     options = strict_options(game)
     body = msgspec.defstruct(  # a subclass of NewGame, which msgspec's stubs cannot say
         f"New{_camel(game.kind)}Game",
@@ -161,6 +163,7 @@ class KindInfo(Struct, frozen=True, kw_only=True):
     rules_version: str
     min_seats: int
     max_seats: int
+    seat_counts: list[int]  # every number of players the game allows
     default_options: dict[str, Any]
     options_schema: dict[str, Any]  # JSON Schema of the options
 

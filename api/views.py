@@ -39,6 +39,7 @@ def kind_info(game: AnyGame) -> KindInfo:
         rules_version=game.version,
         min_seats=game.min_seats,
         max_seats=game.max_seats,
+        seat_counts=list(game.seat_counts),
         default_options=msgspec.to_builtins(game.options_type()),
         options_schema=msgspec.json.schema(game.options_type),
     )

@@ -62,6 +62,7 @@ class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
     version: str  # the rules version; recorded games replay under the version they were played
     min_seats: int
     max_seats: int
+    seat_counts: tuple[int, ...]  # every number of players the game allows, ascending
     options_type: type[OptionsT]
     command_type: Any  # the union of the game's command Structs
     event_type: Any  # the union of the game's event Structs

@@ -164,8 +164,9 @@ class Table:
 
 
 def check_seats(game: Game[Any, Any, Any, Any], seats: int) -> None:
-    if not game.min_seats <= seats <= game.max_seats:
+    if seats not in game.seat_counts:
+        allowed = ", ".join(str(count) for count in game.seat_counts)
         raise RuleViolation(
             f"{game.kind}.seat-count",
-            f"{game.title} is played by {game.min_seats} to {game.max_seats} players, not {seats}.",
+            f"{game.title} is played by {allowed} players, not {seats}.",
         )

@@ -26,6 +26,7 @@ class BigManitou:
     version = "1"
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
+    seat_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
     options_type = Options
     command_type = Command
     event_type = Event

@@ -23,6 +23,7 @@ class Coyote:
     version = "1"
     min_seats = 3
     max_seats = 6
+    seat_counts = tuple(range(min_seats, max_seats + 1))
     options_type = Options
     command_type = Command
     event_type = Event

@@ -24,6 +24,7 @@ class ManitouIsland:
     version = VERSION
     min_seats = 2
     max_seats = 4
+    seat_counts: tuple[int, ...] = (2, 4)  # head to head, or two teams of two
     options_type = Options
     command_type = Command
     event_type = Event

@@ -36,10 +36,6 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def validate(options: Options, seats: int) -> None:
-    if seats not in (2, 4):
-        raise RuleViolation(
-            "manitou-island.seat-count", "Manitou is played by two players or by four in teams."
-        )
     if options.match_target < 1:
         raise RuleViolation("manitou-island.match-target", "A match target must be at least 1.")
     if not options.match_play and options.match_target != data.MATCH_TARGET:

@@ -54,6 +54,7 @@ class Toy:
     version = "1"
     min_seats = 2
     max_seats = 3
+    seat_counts = (2, 3)
     options_type = Options
     command_type = Guess
     event_type = Drawn | Guessed
