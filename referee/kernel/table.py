@@ -87,6 +87,10 @@ class Table:
             raise ValueError("a stream starts with game.created")
         created = first.event
         options = msgspec.json.decode(created.options, type=game.options_type)
+        # A recorded opening is checked as a new one is: an uploaded bundle is untrusted input,
+        # and ten million seats would build a state that exhausts memory.
+        check_seats(game, created.seats)
+        game.validate_options(options, created.seats)
         table = cls(game, created, options, game.initial_state(options, created.seats))
         for played in iterator:
             table._apply(played.event, played.chance_cursor)
@@ -115,6 +119,8 @@ class Table:
             raise GameOver("the game is over")
         if seat not in self.game.to_act(self.state):
             raise NotYourTurn(seat)
+        if chance.cursor != self.chance_cursor:
+            raise ValueError("the chance must stand at the table's cursor (use chance_for)")
         events = self.game.decide(self.state, seat, command, chance)
         return self._apply_all(events, chance.cursor)
 

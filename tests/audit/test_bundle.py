@@ -268,3 +268,15 @@ def test_the_format_version_is_the_documented_one() -> None:
     assert json.loads(DATA)["format_version"] == FORMAT_VERSION == 1
     assert canonical_bytes(read_bundle(DATA)) == DATA
     assert read_bundle(DATA) == seal(BUNDLE)
+
+
+def test_a_forged_seat_count_fails_without_building_the_state() -> None:
+    # Ten million seats, resealed and rechained: the opening is refused like a new game's would
+    # be, instead of building a state for every seat (which exhausted memory before).
+    created = BUNDLE.events[0]
+    forged_body = created.body.replace(b'"seats":3', b'"seats":10000000', 1)
+    assert forged_body != created.body
+    forged = rechained(with_event(BUNDLE, 1, body=forged_body))
+    report = resealed(msgspec.structs.replace(forged, seats=10_000_000))
+    assert report.verdict == "failed"
+    assert "passed" not in {check(report, "replay").verdict, check(report, "re-execution").verdict}

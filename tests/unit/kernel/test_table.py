@@ -13,6 +13,7 @@ from referee.kernel import (
     GameOver,
     NotYourTurn,
     Outcome,
+    Played,
     RuleViolation,
     SeedRevealed,
     Table,
@@ -168,3 +169,21 @@ def test_reveal_refuses_a_wrong_seed() -> None:
     table, _ = open_table()
     with pytest.raises(ValueError):
         table.reveal_seed(b"another seed")
+
+
+def test_replay_checks_the_recorded_opening_like_a_new_one() -> None:
+    _, played = open_table()
+    created = played[0].event
+    assert isinstance(created, GameCreated)
+    for forged in (
+        msgspec.structs.replace(created, seats=10_000_000),
+        msgspec.structs.replace(created, options=msgspec.Raw(b'{"top":1}')),
+    ):
+        with pytest.raises(RuleViolation):
+            Table.replay(GAME, [Played(forged, 0), *played[1:]])
+
+
+def test_play_refuses_a_chance_that_is_not_at_the_cursor() -> None:
+    table, _ = open_table()
+    with pytest.raises(ValueError):
+        table.play(0, Guess(1), Chance.for_game(SEED, "g-1", cursor=table.chance_cursor + 1))
