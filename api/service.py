@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import msgspec
 
@@ -27,7 +28,16 @@ from eventstore import (
     VersionConflict,
 )
 from eventstore.store import EventStore
-from referee.kernel import Codec, GameCreated, Played, Seat, Table, new_seed
+from referee.kernel import (
+    Codec,
+    GameCreated,
+    GameOver,
+    Played,
+    RuleViolation,
+    Seat,
+    Table,
+    new_seed,
+)
 from referee.kernel.registry import AnyGame, Registry
 
 MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
@@ -183,20 +193,26 @@ class GameService:
     ) -> PlayResult:
         """Decide `command` for `seat` and append its events; see the module docstring."""
         body = Codec.encode(command)
+        first_result = partial(self._first_result, game_id, seat, idempotency_key, body)
         for _ in range(MAX_ATTEMPTS):
-            if idempotency_key is not None:
-                earlier = await self._store.find_command(game_id, seat, idempotency_key)
-                if earlier is not None:
-                    return await self._replay(game_id, earlier, body)
+            if earlier := await first_result():
+                return earlier
             loaded = await self._load(game_id)
             table = loaded.table
             if type(command) not in self._command_types[table.game.kind]:
                 raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
-            if expected_version is not None and expected_version != table.version:
-                raise VersionConflict(expected_version, table.version)
             seed = loaded.seed or await self._store.seed(game_id)
             before = table.version
-            played = table.play(seat, command, table.chance_for(seed, game_id))
+            try:
+                if expected_version is not None and expected_version != table.version:
+                    raise VersionConflict(expected_version, table.version)
+                played = table.play(seat, command, table.chance_for(seed, game_id))
+            except (RuleViolation, GameOver, VersionConflict):
+                # A retry may have lost the race to its own first attempt, which moved the game
+                # on since we looked: the first result is the answer, not a refusal.
+                if earlier := await first_result():
+                    return earlier
+                raise
             finished = _close_if_finished(table, played, seed)
             try:
                 result = await self._store.append(
@@ -210,6 +226,8 @@ class GameService:
                 )
             except VersionConflict:
                 if expected_version is not None:
+                    if earlier := await first_result():
+                        return earlier
                     raise
                 continue  # another command got in first: decide again on the new state
             if result.replayed:  # the same key won a race with this very request
@@ -217,6 +235,15 @@ class GameService:
             self._cache.put(game_id, table, seed)
             return PlayResult(table, self._decode(table.game, result.events), replayed=False)
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
+
+    async def _first_result(
+        self, game_id: str, seat: Seat, idempotency_key: str | None, body: bytes
+    ) -> PlayResult | None:
+        """The first result of this key, if a command with it was recorded."""
+        if idempotency_key is None:
+            return None
+        earlier = await self._store.find_command(game_id, seat, idempotency_key)
+        return None if earlier is None else await self._replay(game_id, earlier, body)
 
     async def _replay(self, game_id: str, earlier: AppendResult, body: bytes) -> PlayResult:
         """The first result of a command retried with the same idempotency key."""
