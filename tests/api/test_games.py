@@ -79,6 +79,9 @@ async def test_malformed_creations_are_400(client: Client) -> None:
         {"kind": "coyote", "seats": "three"},
         {"kind": "coyote"},
         {"kind": "coyote", "seats": 3, "options": {"feathres": 2}},  # misspelt option
+        {"kind": "manitou-island", "seats": 3},  # inside 2..4 but not a count it allows
+        # misspelt inside a nested option: must not quietly become the default board
+        {"kind": "manitou-island", "seats": 2, "options": {"borders": {"colums": 9}}},
         {"kind": "coyote", "seats": 3, "seed": "not hex"},
         {"kind": "coyote", "seats": 3, "seed": "00"},  # too short to keep a secret
         {"kind": "coyote", "seats": 3, "colour": "red"},

@@ -13,7 +13,7 @@ from referee.kernel.hexgrid import Hex, HexBoard, OffsetLayout, offset_to_axial
 BORDER_LAYOUT = OffsetLayout.ODD_R
 
 
-class Borders(msgspec.Struct, frozen=True, kw_only=True):
+class Borders(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A bounded playing area: `rows` rows of `columns` pointy-top hexes, odd rows shifted right.
 
     The origin sits at (origin_column, origin_row), counted from 0; leave both out to have the
