@@ -35,7 +35,8 @@ def next_step(state: State, chance: Chance) -> list[Event]:
 
 # Booty picks and the thief's tile are chosen among face-up tiles: when only one choice is
 # left, making it reveals nothing. A forced card play is still sent by its player, because
-# playing it for them would tell everyone what else their hidden hand holds.
+# playing it for them would tell everyone what else their hidden hand holds. (A skipped turn
+# does tell that the hand holds only Heroes: see BM-R4 in RULES.md.)
 FORCED_ON_PUBLIC_INFORMATION = frozenset({Stage.PICKING, Stage.PENALTY})
 
 
