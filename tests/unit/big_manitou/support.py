@@ -36,8 +36,9 @@ from referee.games.big_manitou.events import (
 from referee.games.big_manitou.rules import available
 from referee.games.big_manitou.stages import Stage, stage
 from referee.games.big_manitou.state import Options, Placed, State
-from referee.kernel import GameCreated, Played, Seat, Table, commitment
+from referee.kernel import Seat, Table
 from referee.kernel.piles import in_canonical_order, without
+from tests.unit import positions
 
 SEED = b"big-manitou-test-seed"
 GAME_ID = "big-manitou-test"
@@ -55,14 +56,7 @@ def act(table: Table, seat: Seat, command: Command) -> list[Any]:
 
 
 def table_from(options: Options, seats: int, events: Sequence[msgspec.Struct]) -> Table:
-    created = GameCreated(
-        kind=GAME.kind,
-        rules_version=GAME.version,
-        seats=seats,
-        options=msgspec.Raw(msgspec.json.encode(options)),
-        commitment=commitment(SEED),
-    )
-    return Table.replay(GAME, [Played(created, 0), *(Played(event, 0) for event in events)])
+    return positions.table_from(GAME, options, seats, events, SEED)
 
 
 def hunt_position(

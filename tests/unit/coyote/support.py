@@ -19,7 +19,8 @@ from referee.games.coyote.commands import Bid, Command
 from referee.games.coyote.data import DECK, Card
 from referee.games.coyote.events import CardDealt, DeckShuffled, Event, RoundStarted
 from referee.games.coyote.model import Options, State
-from referee.kernel import GameCreated, Played, Seat, Table, commitment
+from referee.kernel import Seat, Table
+from tests.unit import positions
 
 SEED = b"coyote-test-seed"
 GAME_ID = "coyote-test"
@@ -72,14 +73,7 @@ def position_events(
 
 
 def table_from(options: Options, seats: int, events: Iterable[msgspec.Struct]) -> Table:
-    created = GameCreated(
-        kind=GAME.kind,
-        rules_version=GAME.version,
-        seats=seats,
-        options=msgspec.Raw(msgspec.json.encode(options)),
-        commitment=commitment(SEED),
-    )
-    return Table.replay(GAME, [Played(created, 0), *(Played(event, 0) for event in events)])
+    return positions.table_from(GAME, options, seats, events, SEED)
 
 
 def position(

@@ -16,8 +16,9 @@ from referee.games.manitou_island.commands import Command
 from referee.games.manitou_island.data import LAND_CARD_IDS, SPECIALTY_CARDS, Colour
 from referee.games.manitou_island.model import Cell, SpecialtyCardState, Stage, State
 from referee.games.manitou_island.options import Options
-from referee.kernel import GameCreated, Played, Table, commitment
+from referee.kernel import Played, Table
 from referee.kernel.hexgrid import ORIGIN, Hex
+from tests.unit.positions import opening
 
 SEED = b"manitou-island-test-seed"
 GAME_ID = "manitou-island-test"
@@ -97,14 +98,7 @@ def position(
         specialty=specialty,
         totals=totals,
     )
-    created = GameCreated(
-        kind=GAME.kind,
-        rules_version=GAME.version,
-        seats=seats,
-        options=msgspec.Raw(msgspec.json.encode(options)),
-        commitment=commitment(SEED),
-    )
-    return Table(GAME, created, options, state)
+    return Table(GAME, opening(GAME, options, seats, SEED), options, state)
 
 
 def play(table: Table, seat: int, command: Command) -> list[msgspec.Struct]:
