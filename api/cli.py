@@ -80,6 +80,9 @@ def _serve(args: argparse.Namespace) -> int:
                 log_config=None,
                 access_log=False,  # one JSON line per request comes from the app itself
                 lifespan="on",
+                # Their C event loop and HTTP parser take about a third off the CPU of a move.
+                loop="uvloop",
+                http="httptools",
                 # Event streams never end by themselves: on a stop signal they are cut after
                 # this, and their clients resume on another process with Last-Event-ID.
                 timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),

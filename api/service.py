@@ -9,6 +9,7 @@ version conflict: without an `expected_version` the command is decided again on 
 from __future__ import annotations
 
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -41,6 +42,7 @@ from referee.kernel import (
 from referee.kernel.registry import AnyGame, Registry
 
 MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
+SEAT_CACHE_SIZE = 8192  # confirmed seat tokens kept in memory (a few games' seats each)
 READY_TIMEOUT_SECONDS = 2.0
 
 
@@ -91,6 +93,9 @@ class GameService:
         self._store = store
         self._registry = registry
         self._cache = cache
+        # Seat tokens are insert-only (the application's role may not change or delete them),
+        # so a token once confirmed stays valid: every move need not ask the database again.
+        self._seats: OrderedDict[tuple[str, bytes], Seat] = OrderedDict()
         self._codecs = {game.kind: Codec(game) for game in registry}
         self._command_types = {
             game.kind: frozenset(members(game.command_type)) for game in registry
@@ -153,9 +158,17 @@ class GameService:
         return games[:limit], self._store.cursor_for(games[limit - 1])
 
     async def seat_for_token(self, game_id: str, token_hash: bytes) -> Seat | None:
+        key = (game_id, token_hash)
+        if key in self._seats:
+            self._seats.move_to_end(key)
+            return self._seats[key]
         seat = await self._store.seat_for_token(game_id, token_hash)
         if seat is None:
             await self._store.info(game_id)  # a game that does not exist is a 404, not a 401
+            return None
+        self._seats[key] = seat
+        if len(self._seats) > SEAT_CACHE_SIZE:
+            self._seats.popitem(last=False)
         return seat
 
     async def table(self, game_id: str, *, upto: int | None = None) -> Table:
