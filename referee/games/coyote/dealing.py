@@ -6,10 +6,11 @@ step (the next card off the pile, the next round's starter) sees the state the e
 
 from __future__ import annotations
 
-from referee.games.coyote.data import Card
+from referee.games.coyote.data import DECK, Card
 from referee.games.coyote.events import CardDealt, DeckShuffled, Event, RoundStarted, ShuffleReason
 from referee.games.coyote.evolve import evolve
 from referee.games.coyote.model import State
+from referee.kernel import piles
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
 
@@ -26,8 +27,7 @@ class Script:
 
 def shuffled(state: State, chance: Chance, reason: ShuffleReason) -> DeckShuffled:
     """The draw and discard piles shuffled into a new draw pile, from the canonical order."""
-    cards = sorted(state.draw_pile + state.discard, key=lambda card: card.id)
-    order = tuple(chance.shuffle(cards))
+    order = piles.shuffled(chance, state.draw_pile + state.discard, DECK)
     return DeckShuffled(reason=reason, size=len(order), order=order)
 
 
