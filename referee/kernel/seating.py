@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import TypeVar
 
 from referee.kernel.contract import Seat
+
+T = TypeVar("T")
 
 CLOCKWISE = 1
 COUNTERCLOCKWISE = -1
@@ -25,3 +28,8 @@ def next_seat(
         if seat in in_play:
             return seat
     raise ValueError("no seat is in play")
+
+
+def with_seat(per_seat: tuple[T, ...], seat: Seat, value: T) -> tuple[T, ...]:
+    """A per-seat tuple (hands, choices, feathers) with `seat`'s entry replaced."""
+    return (*per_seat[:seat], value, *per_seat[seat + 1 :])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from referee.kernel.contract import Seat
+from referee.kernel.seating import with_seat
 
 T = TypeVar("T")
 
@@ -33,7 +34,7 @@ def with_choice(choices: Choices[T], seat: Seat, choice: T) -> Choices[T]:
     """The choices with `seat`'s recorded; a seat chooses once."""
     if choices[seat] is not None:
         raise ValueError(f"seat {seat} has already chosen")
-    return (*choices[:seat], choice, *choices[seat + 1 :])
+    return with_seat(choices, seat, choice)
 
 
 def as_seen_by(choices: Choices[T], viewer: Seat | None) -> Choices[T]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -25,18 +25,12 @@ from referee.games.coyote.events import (
 )
 from referee.games.coyote.model import RoundResult, State
 from referee.kernel.contract import Seat
-from referee.kernel.seating import next_seat
-
-T = TypeVar("T")
+from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
     handler: Callable[[State, Any], State] = _HANDLERS[type(event)]
     return handler(state, event)
-
-
-def _set(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 def _next_after(state: State, seat: Seat) -> Seat:
@@ -81,14 +75,14 @@ def _round_started(state: State, event: RoundStarted) -> State:
 def _card_dealt(state: State, event: CardDealt) -> State:
     draw_pile = _take_top(state, event.card)
     hand = (*state.hands[event.seat], state.draw_pile[0])
-    return replace(state, draw_pile=draw_pile, hands=_set(state.hands, event.seat, hand))
+    return replace(state, draw_pile=draw_pile, hands=with_seat(state.hands, event.seat, hand))
 
 
 def _bid_made(state: State, event: BidMade) -> State:
     direction = -state.direction if event.power == "u-turn" else state.direction
     shaman_used = state.shaman_used
     if event.power is not None:
-        shaman_used = _set(shaman_used, event.seat, True)
+        shaman_used = with_seat(shaman_used, event.seat, True)
     after = replace(
         state,
         bids=(*state.bids, event.number),
@@ -116,7 +110,7 @@ def _lynx_called(state: State, event: LynxCalled) -> State:
         bidder=event.seat,
         two_feathers=False,
         lynx_barred=True,
-        shaman_used=_set(state.shaman_used, event.seat, True),
+        shaman_used=with_seat(state.shaman_used, event.seat, True),
     )
     return replace(after, turn=_next_after(after, event.seat))
 
@@ -129,7 +123,7 @@ def _bid_cancelled(state: State, event: BidCancelled) -> State:
         lynx_barred=False,
         canceller=event.seat,
         cancelled_bid=event.number,
-        shaman_used=_set(state.shaman_used, event.seat, True),
+        shaman_used=with_seat(state.shaman_used, event.seat, True),
         turn=event.bidder,
     )
 
@@ -157,7 +151,9 @@ def _counted(state: State, event: Counted) -> State:
         feathers_lost=event.feathers_lost,
     )
     feathers = state.feathers[event.loser] - event.feathers_lost
-    return replace(state, feathers=_set(state.feathers, event.loser, feathers), last_round=result)
+    return replace(
+        state, feathers=with_seat(state.feathers, event.loser, feathers), last_round=result
+    )
 
 
 def _eliminated(state: State, event: Eliminated) -> State:

@@ -23,7 +23,7 @@ from referee.games.manitou_island.model import (
     colour_of_seat,
     team_of,
 )
-from referee.kernel.seating import next_seat
+from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
@@ -109,4 +109,4 @@ def _land_drawn(state: State, event: LandDrawn) -> State:
 
 
 def _with_hand(state: State, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(hand if index == seat else own for index, own in enumerate(state.hands))
+    return with_seat(state.hands, seat, hand)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.kernel.seating import COUNTERCLOCKWISE, next_seat
+from referee.kernel.seating import COUNTERCLOCKWISE, next_seat, with_seat
 
 
 def test_clockwise_wraps_around() -> None:
@@ -24,3 +24,8 @@ def test_from_an_eliminated_seat() -> None:
 def test_nobody_in_play() -> None:
     with pytest.raises(ValueError):
         next_seat(0, set(), 3)
+
+
+def test_with_seat_replaces_one_entry() -> None:
+    assert with_seat((3, 3, 3), 1, 2) == (3, 2, 3)
+    assert with_seat(("a",), 0, "b") == ("b",)
