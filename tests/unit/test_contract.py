@@ -28,7 +28,7 @@ from referee.games import REGISTRY
 from referee.kernel import Codec, GameOver, RuleViolation, Table
 from referee.kernel.registry import AnyGame
 
-MAX_COMMANDS = 5_000
+MAX_COMMANDS = 30_000  # a guard against a game that never ends, far above any seen
 LISTED_SAMPLE = 4  # listed commands decided at each step besides the one played
 REFUSED_SAMPLE = 3  # earlier commands tried again at each step
 

@@ -1,0 +1,291 @@
+"""`evolve`: each event applied to the state. No chance and no decisions here; an event that
+cannot apply (a card that is not where it is said to come from) is refused, because a replayed
+stream may come from an untrusted bundle."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import assert_never
+
+from msgspec.structs import replace
+
+from referee.games.tribu.data import DECK, HAND_SIZE, Card, Character, family
+from referee.games.tribu.events import (
+    ActiveSwapped,
+    AttackMade,
+    AttackResolved,
+    BlockPlayed,
+    CardActivated,
+    CardDiscarded,
+    CardDrawn,
+    ChainEliminated,
+    ChallengeDealt,
+    ChallengeScored,
+    DefencePassed,
+    Defended,
+    DioramaPlaced,
+    DrawPileRebuilt,
+    DrawThreePlayed,
+    Event,
+    FirstPlayerDrawn,
+    LeaderRevealed,
+    LeadersDrawn,
+    StealPlayed,
+    ThreeDiscarded,
+    TribePlaced,
+    TribuGameEnded,
+    TurnSkippedByBlock,
+    TurnStarted,
+)
+from referee.games.tribu.state import (
+    Chain,
+    PendingAttack,
+    Player,
+    State,
+    with_chain,
+    with_player,
+)
+from referee.kernel.contract import Seat
+from referee.kernel.piles import without
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case LeadersDrawn():
+            return _leaders_drawn(state, event)
+        case FirstPlayerDrawn():
+            return replace(state, first_player=event.seat, step="dealing")
+        case ChallengeDealt():
+            return _challenge_dealt(state, event)
+        case TurnStarted():
+            state = _not_fresh(state, event.seat)
+            return replace(state, current=event.seat, turn=event.turn, step="choosing")
+        case TurnSkippedByBlock():
+            state = with_player(state, event.seat, blocked=False)
+            return replace(state, played=(*state.played, "block"), step="turn-over")
+        case DrawPileRebuilt():
+            return _rebuilt(state, event)
+        case CardDrawn():
+            return _drawn(state, event)
+        case CardDiscarded():
+            state = _from_hand(state, event.seat, (event.card,))
+            return replace(state, discard=(event.card, *state.discard), step="turn-over")
+        case TribePlaced():
+            state = _from_hand(state, event.seat, (event.card,))
+            chains = (*state.players[event.seat].chains, Chain(character=event.card))
+            return replace(with_player(state, event.seat, chains=chains), step="turn-over")
+        case DioramaPlaced():
+            return _diorama_placed(state, event)
+        case CardActivated():
+            state = _from_hand(state, event.seat, (_shown(event.card),))
+            state = _set_active(state, event.seat, event.chain, None, event.card)
+            return replace(state, step="turn-over")
+        case ActiveSwapped():
+            return _swapped(state, event)
+        case AttackMade():
+            state = _set_active(state, event.seat, event.active, event.card, None)
+            attack = PendingAttack(
+                attacker=event.seat, card=event.card, seat=event.target, chain=event.chain
+            )
+            return replace(state, attack=attack, step="defence")
+        case DrawThreePlayed():
+            state = _from_hand(state, event.seat, ("draw-three",))
+            return replace(
+                state, played=(*state.played, "draw-three"), step="discarding", discards_due=0
+            )
+        case ThreeDiscarded():
+            state = _from_hand(state, event.seat, event.cards)
+            pile = (*reversed(event.cards), *state.discard)  # the last one discarded on top
+            return replace(state, discard=pile, discards_due=0, step="turn-over")
+        case BlockPlayed():
+            state = _from_hand(state, event.seat, ("block",))
+            return replace(with_player(state, event.target, blocked=True), step="turn-over")
+        case StealPlayed():
+            state = _from_hand(state, event.seat, ("steal",))
+            attack = PendingAttack(
+                attacker=event.seat,
+                card="steal",
+                seat=event.target,
+                chain=event.chain,
+                into=event.into,
+            )
+            return replace(state, attack=attack, step="defence")
+        case Defended():
+            state = _set_active(state, event.seat, event.active, event.card, None)
+            attack = _attack(state)
+            answered = replace(attack, answered=True, protection=event.card)
+            return replace(state, attack=answered, discard=(*state.discard, event.card))
+        case DefencePassed():
+            return replace(state, attack=replace(_attack(state), answered=True))
+        case AttackResolved():
+            return _resolved(state, event)
+        case ChainEliminated():
+            return _eliminated(state, event)
+        case LeaderRevealed():
+            return with_player(state, event.seat, leader_revealed=True)
+        case ChallengeScored():
+            players = tuple(
+                replace(player, total=score.total, leader_revealed=True)
+                for player, score in zip(state.players, event.players, strict=True)
+            )
+            return replace(state, players=players, step="dealing")
+        case TribuGameEnded():
+            return replace(state, step="over", finished=True)
+    assert_never(event)
+
+
+def _shown(card: Card | None) -> Card:
+    if card is None:
+        raise ValueError("a redacted event cannot be folded")
+    return card
+
+
+def _attack(state: State) -> PendingAttack:
+    if state.attack is None:
+        raise ValueError("no attack is waiting for an answer")
+    return state.attack
+
+
+def _leaders_drawn(state: State, event: LeadersDrawn) -> State:
+    leaders = tuple(_shown(leader) for leader in event.leaders)
+    if len(leaders) != state.seats or len(set(leaders)) != len(leaders):
+        raise ValueError("each player has a different leader")
+    return replace(state, players=tuple(Player(leader=leader) for leader in leaders))  # type: ignore[arg-type]
+
+
+def _challenge_dealt(state: State, event: ChallengeDealt) -> State:
+    order = event.order
+    if order is None or Counter(order) != Counter(DECK):
+        raise ValueError("a challenge deals the whole deck")
+    seats = state.seats
+    dealt = HAND_SIZE * seats
+    # The k-th card goes to the seat k places after the first player (TR-12).
+    hands = tuple(
+        order[(seat - event.first_player) % seats : dealt : seats] for seat in range(seats)
+    )
+    if event.hands != hands:
+        raise ValueError("the hands are not the deal of the order")
+    players = tuple(
+        Player(
+            leader=player.leader,
+            leader_revealed=player.leader_revealed,
+            hand=hand,
+            total=player.total,
+        )
+        for player, hand in zip(state.players, hands, strict=True)
+    )
+    return replace(
+        state,
+        step="turn-start",
+        challenge=event.challenge,
+        first_player=event.first_player,
+        current=event.first_player,
+        turn=0,
+        draw_pile=order[dealt:],
+        discard=(),
+        played=(),
+        players=players,
+        rebuilds=0,
+        attack=None,
+        discards_due=0,
+    )
+
+
+def _not_fresh(state: State, seat: Seat) -> State:
+    chains = tuple(replace(chain, fresh=False) for chain in state.players[seat].chains)
+    return with_player(state, seat, chains=chains)
+
+
+def _rebuilt(state: State, event: DrawPileRebuilt) -> State:
+    order = event.order
+    if state.draw_pile or order is None or Counter(order) != Counter(state.discard[1:]):
+        raise ValueError("a rebuild shuffles the discard pile but its top into an empty pile")
+    return replace(state, draw_pile=order, discard=state.discard[:1], rebuilds=event.rebuild)
+
+
+def _drawn(state: State, event: CardDrawn) -> State:
+    card = _shown(event.card)
+    pile = state.draw_pile if event.source == "draw-pile" else state.discard
+    if not pile or pile[0] != card:
+        raise ValueError(f"{card} is not the top of the {event.source}")
+    if event.source == "draw-pile":
+        state = replace(state, draw_pile=pile[1:])
+    else:
+        state = replace(state, discard=pile[1:])
+    hand = (*state.players[event.seat].hand, card)
+    state = with_player(state, event.seat, hand=hand)
+    if state.step == "discarding":
+        return replace(state, discards_due=state.discards_due + 1)
+    return replace(state, step="acting")
+
+
+def _from_hand(state: State, seat: Seat, cards: tuple[Card, ...]) -> State:
+    return with_player(state, seat, hand=without(state.players[seat].hand, cards))
+
+
+def _chain_of(state: State, seat: Seat, character: Character) -> Chain:
+    chain = state.chain(seat, character)
+    if chain is None:
+        raise ValueError(f"seat {seat} has no chain of {character}")
+    return chain
+
+
+def _set_active(
+    state: State, seat: Seat, character: Character, was: Card | None, now: Card | None
+) -> State:
+    chain = _chain_of(state, seat, character)
+    if chain.active != was:
+        raise ValueError(f"the active card beside {character} is not {was}")
+    return with_chain(state, seat, character, replace(chain, active=now))
+
+
+def _diorama_placed(state: State, event: DioramaPlaced) -> State:
+    if family(event.card) != "diorama":
+        raise ValueError(f"{event.card} is not a Diorama card")
+    if event.active is None:
+        state = _from_hand(state, event.seat, (event.card,))
+    else:
+        state = _set_active(state, event.seat, event.active, event.card, None)
+    chain = _chain_of(state, event.seat, event.chain)
+    placed = replace(chain, dioramas=(*chain.dioramas, event.card))
+    return replace(with_chain(state, event.seat, event.chain, placed), step="turn-over")
+
+
+def _swapped(state: State, event: ActiveSwapped) -> State:
+    card, returned = _shown(event.card), _shown(event.returned)
+    state = _from_hand(state, event.seat, (card,))
+    state = _set_active(state, event.seat, event.chain, returned, card)
+    hand = (*state.players[event.seat].hand, returned)
+    return replace(with_player(state, event.seat, hand=hand), step="swapped")
+
+
+def _resolved(state: State, event: AttackResolved) -> State:
+    attack = _attack(state)
+    target = _chain_of(state, attack.seat, attack.chain)
+    taken = event.destroyed or ((event.stolen,) if event.stolen is not None else ())
+    kept = target.dioramas[: len(target.dioramas) - len(taken)]
+    if tuple(reversed(target.dioramas[len(kept) :])) != taken:
+        raise ValueError("an attack takes the last vases of the chain")
+    state = with_chain(state, attack.seat, attack.chain, replace(target, dioramas=kept))
+    if event.stolen is not None:
+        into = attack.into
+        if into is None:
+            raise ValueError("a stolen card needs a chain to go to")
+        chain = _chain_of(state, attack.attacker, into)
+        state = with_chain(
+            state, attack.attacker, into, replace(chain, dioramas=(*chain.dioramas, event.stolen))
+        )
+    if attack.card == "steal":
+        state = replace(state, played=(*state.played, "steal"))
+    else:  # the Evento card goes under the discard pile after the vases it destroyed
+        state = replace(state, discard=(*state.discard, *event.destroyed, attack.card))
+    return replace(state, attack=None, step="turn-over")
+
+
+def _eliminated(state: State, event: ChainEliminated) -> State:
+    chain = _chain_of(state, event.seat, event.chain)
+    if chain.dioramas or chain.active != event.active:
+        raise ValueError("only a lone Tribù card is eliminated, with its own active card")
+    under = (chain.character, *((chain.active,) if chain.active is not None else ()))
+    state = with_chain(state, event.seat, event.chain, None)
+    return replace(state, discard=(*state.discard, *under))
