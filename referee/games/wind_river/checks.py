@@ -70,6 +70,8 @@ def buffalo_move_refusal(
             "buffalo-moved-already",
             f"Each buffalo moves at most once in this step; those on {describe(source)} have.",
         )
+    if isinstance(target, Space) and (found := space_refusal(state, target)):
+        return found
     if target not in board_of(state).buffalo_targets(source):
         return refusal(
             "not-ahead",
@@ -111,6 +113,12 @@ def send_back_refusal(state: State, seat: Seat, spaces: tuple[Space, ...]) -> Ru
             f"Your stock pays for {len(hungry) - due} of your {len(hungry)} unfed teepees: "
             f"send back exactly {due}.",
         )
+    if list(spaces) != sorted(spaces, key=index):
+        return refusal(
+            "send-back-order",
+            "List the teepees to send back in board order: lane by lane from the north, "
+            "each lane from the west.",
+        )
     if not contains(hungry, spaces):
         return refusal(
             "send-back-fed",
@@ -129,6 +137,8 @@ def teepee_move_refusal(
         return found
     if not state.teepees_at(source)[seat]:
         return refusal("no-teepee-there", f"You have no teepee on {describe(source)}.")
+    if isinstance(target, Space) and (found := space_refusal(state, target)):
+        return found
     if target not in board_of(state).teepee_targets(source):
         return refusal(
             "not-adjacent",

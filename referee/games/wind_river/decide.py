@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from referee.games.wind_river.board import Space, Target, index
 from referee.games.wind_river.checks import (
     buffalo_move_refusal,
     insert_refusal,
@@ -28,7 +27,7 @@ from referee.games.wind_river.commands import (
     PlaceTeepee,
     SendBackTeepees,
 )
-from referee.games.wind_river.data import ENTRY_FEE, INSERT_COST
+from referee.games.wind_river.data import INSERT_COST
 from referee.games.wind_river.events import (
     BuffaloMoved,
     Event,
@@ -40,7 +39,7 @@ from referee.games.wind_river.events import (
 )
 from referee.games.wind_river.stages import Stage, stage
 from referee.games.wind_river.state import State
-from referee.games.wind_river.supply import affordable, earnings, unfed
+from referee.games.wind_river.supply import affordable, earnings, entry_payers, unfed
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
 
@@ -92,18 +91,5 @@ def supplied(state: State, seat: Seat, command: SendBackTeepees) -> TeepeesSuppl
         seat=seat,
         unfed=hungry,
         paid=affordable(state, seat, hungry),
-        sent_back=tuple(sorted(command.spaces, key=index)),
-    )
-
-
-def entry_payers(state: State, seat: Seat, target: Target) -> tuple[Seat, ...]:
-    """5.3.1: entering a space where others have teepees costs everyone there (the mover too)
-    one resource; a player with none pays nothing. The open plains cost nothing (WR-10)."""
-    if not isinstance(target, Space) or not state.others_at(target, seat):
-        return ()
-    counts = state.teepees_at(target)
-    return tuple(
-        player
-        for player in range(state.seats)
-        if (counts[player] or player == seat) and state.resources[player] >= ENTRY_FEE
+        sent_back=command.spaces,
     )

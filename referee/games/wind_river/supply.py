@@ -1,9 +1,10 @@
-"""Buffalo feeding teepees: who is left unfed (5.2, WR-4) and what a player earns (5.3.2, WR-5)."""
+"""Resources: who is left unfed (5.2, WR-4), what a player earns (5.3.2, WR-5), who pays to
+have a teepee enter their space (5.3.1)."""
 
 from __future__ import annotations
 
-from referee.games.wind_river.board import Space
-from referee.games.wind_river.data import STOCK_LIMIT, SUPPLY_COST
+from referee.games.wind_river.board import Space, Target
+from referee.games.wind_river.data import ENTRY_FEE, STOCK_LIMIT, SUPPLY_COST
 from referee.games.wind_river.state import State, board_of
 from referee.kernel.contract import Seat
 from referee.kernel.piles import distinct_selections
@@ -57,3 +58,16 @@ def earnings(state: State, seat: Seat) -> tuple[int, int]:
         ),
     )
     return counted, min(counted, STOCK_LIMIT - state.resources[seat])
+
+
+def entry_payers(state: State, seat: Seat, target: Target) -> tuple[Seat, ...]:
+    """5.3.1: entering a space where others have teepees costs everyone there (the mover too)
+    one resource; a player with none pays nothing. The open plains cost nothing (WR-10)."""
+    if not isinstance(target, Space) or not state.others_at(target, seat):
+        return ()
+    counts = state.teepees_at(target)
+    return tuple(
+        player
+        for player in range(state.seats)
+        if (counts[player] or player == seat) and state.resources[player] >= ENTRY_FEE
+    )

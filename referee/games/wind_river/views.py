@@ -51,7 +51,7 @@ class WindRiverView(
     buffalo_on_board: int
     buffalo_in_plains: int  # moved off the board into the open plains
     buffalo_out_of_play: int  # the lighter lane's, with three players
-    buffalo_moves_due: int  # step 5.1: moves still owed (if any buffalo can still move)
+    buffalo_moves_due: int  # step 5.1: moves still owed (0 once no buffalo can move)
     buffalo_moves_made: int
     unfed: tuple[Space, ...]  # while supplying: the current player's unfed teepees, one each
     must_send_back: int  # while supplying: how many of them the stock cannot pay for
@@ -76,7 +76,7 @@ def view(state: State, viewer: Seat | None) -> WindRiverView:
         buffalo_on_board=state.buffalo_on_board,
         buffalo_in_plains=state.buffalo_gone,
         buffalo_out_of_play=state.buffalo_out_of_play,
-        buffalo_moves_due=state.moves_due if state.step == "buffalo" else 0,
+        buffalo_moves_due=state.moves_due if current is Stage.MOVING_BUFFALO else 0,
         buffalo_moves_made=state.moves_made,
         unfed=hungry,
         must_send_back=len(hungry) - affordable(state, state.current, len(hungry)),

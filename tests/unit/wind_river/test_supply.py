@@ -38,7 +38,10 @@ def test_when_the_stock_cannot_pay_for_all_the_player_chooses_which_go_back() ->
         SendBackTeepees(spaces=(at(2, 6), at(2, 6))),
         SendBackTeepees(spaces=(at(2, 6), at(5, 6))),
     ]
-    events = act(table, 0, SendBackTeepees(spaces=(at(5, 6), at(2, 6))))  # any order
+    with pytest.raises(RuleViolation) as refused:  # listed once each: in board order
+        act(table, 0, SendBackTeepees(spaces=(at(5, 6), at(2, 6))))
+    assert refused.value.rule_id == "wind-river.send-back-order"
+    events = act(table, 0, SendBackTeepees(spaces=(at(2, 6), at(5, 6))))
     assert events[0] == TeepeesSupplied(seat=0, unfed=3, paid=1, sent_back=(at(2, 6), at(5, 6)))
     state = state_of(table)
     assert state.resources[0] == 0 and state.stock[0] == 6 and state.on_board(0) == 1
