@@ -13,7 +13,7 @@ from eventstore.pool import Pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.games.coyote.commands import Bid
-from referee.games.coyote.model import Options
+from referee.games.coyote.options import Options
 
 
 class StoreThatPausesALookup(EventStore):

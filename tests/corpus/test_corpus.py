@@ -12,7 +12,7 @@ import pytest
 from api.verify import verify_file
 from api.verify.cli import render
 from referee.games import REGISTRY
-from referee.games.coyote import Coyote
+from referee.games.coyote.game import Coyote
 from referee.kernel import Chance, Outcome, Registry
 from tests.corpus.generate import GAMES, all_specs, differing, read_manifest
 

@@ -1,4 +1,4 @@
-"""Booty tiles: what a player may take or must give up, the cylinders, and the final score."""
+"""Booty tiles: what they show, what a player may take or must give up, the cylinders."""
 
 from __future__ import annotations
 
@@ -61,32 +61,3 @@ def holder_after_loss(holder: int | None, counts: Sequence[int]) -> int | None:
 
 def counts_of(kind: Cylinder | TileKind, hoards: Sequence[Sequence[TileKind]]) -> list[int]:
     return [hoard.count(kind) for hoard in hoards]
-
-
-def victory_points(
-    hoards: Sequence[Sequence[TileKind]], totem_holder: int | None, horse_holder: int | None
-) -> tuple[int, ...]:
-    """BM-3: pairs, 1 for each cylinder, and 1 for each player with the most Tomahawks (any)."""
-    tomahawks = counts_of("tomahawk", hoards)
-    most = max(tomahawks)
-    return tuple(
-        pairs(hoard)
-        + (seat == totem_holder)
-        + (seat == horse_holder)
-        + (most > 0 and tomahawks[seat] == most)
-        for seat, hoard in enumerate(hoards)
-    )
-
-
-def ranking(
-    points: Sequence[int], hoards: Sequence[Sequence[TileKind]]
-) -> tuple[tuple[int, ...], ...]:
-    """Most points first; ties go to the most Tepees shown, then the most tiles, else shared."""
-
-    def key(seat: int) -> tuple[int, int, int]:
-        return (points[seat], tepees(hoards[seat]), len(hoards[seat]))
-
-    places: dict[tuple[int, int, int], list[int]] = {}
-    for seat in sorted(range(len(points)), key=key, reverse=True):
-        places.setdefault(key(seat), []).append(seat)
-    return tuple(tuple(seats) for seats in places.values())

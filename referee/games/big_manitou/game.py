@@ -1,23 +1,29 @@
-"""Big Manitou behind the kernel's Game contract."""
+"""Big Manitou behind the kernel's Game contract: wiring only.
+
+A command's own events (`decide`) and the opening (`setup`) are followed by the referee's own
+steps (`flow.next_step`), folded one by one in the kernel's loop until a player must choose.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from referee.games.big_manitou import views
-from referee.games.big_manitou.booty import ranking, victory_points
 from referee.games.big_manitou.commands import Command
-from referee.games.big_manitou.data import MAX_PLAYERS, MIN_PLAYERS, TILE_BAG
-from referee.games.big_manitou.events import BagFilled, Event
-from referee.games.big_manitou.flow import advance
-from referee.games.big_manitou.fold import evolve
+from referee.games.big_manitou.data import MAX_PLAYERS, MIN_PLAYERS
+from referee.games.big_manitou.decide import KIND, decide
+from referee.games.big_manitou.events import Event
+from referee.games.big_manitou.evolve import evolve
+from referee.games.big_manitou.flow import next_step
 from referee.games.big_manitou.legal import legal_commands
-from referee.games.big_manitou.rules import KIND, command_events, refuse
+from referee.games.big_manitou.options import Options, validate
+from referee.games.big_manitou.scoring import outcome
+from referee.games.big_manitou.setup import setup
 from referee.games.big_manitou.stages import to_act
-from referee.games.big_manitou.state import Options, State, initial_state
+from referee.games.big_manitou.state import State, initial_state
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Outcome, Seat
-from referee.kernel.piles import shuffled
+from referee.kernel.flow import then_advance
 
 
 class BigManitou:
@@ -33,26 +39,19 @@ class BigManitou:
     view_type = views.BigManitouView
 
     def validate_options(self, options: Options, seats: int) -> None:
-        first = options.first_dealer
-        if first is not None and not 0 <= first < seats:
-            refuse("first-dealer", f"The first dealer must be one of the seats 0 to {seats - 1}.")
+        validate(options, seats)
 
     def initial_state(self, options: Options, seats: int) -> State:
         return initial_state(options, seats)
 
     def setup(self, options: Options, seats: int, chance: Chance) -> list[Event]:
         """The bag shuffled first, then the first hunt (and, if not given, the first dealer)."""
-        events: list[Event] = [BagFilled(order=shuffled(chance, TILE_BAG, TILE_BAG))]
-        state = self.initial_state(options, seats)
-        for event in events:
-            state = evolve(state, event)
-        return events + advance(state, chance)
+        events = setup(options, seats, chance)
+        return then_advance(initial_state(options, seats), events, chance, evolve, next_step)
 
     def decide(self, state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-        events = command_events(state, seat, command)
-        for event in events:
-            state = evolve(state, event)
-        return events + advance(state, chance)
+        events = decide(state, seat, command, chance)
+        return then_advance(state, events, chance, evolve, next_step)
 
     def evolve(self, state: State, event: Event) -> State:
         return evolve(state, event)
@@ -70,12 +69,7 @@ class BigManitou:
         return views.redact(event, seat)
 
     def outcome(self, state: State) -> Outcome:
-        hoards = [player.tiles for player in state.players]
-        points = victory_points(hoards, state.totem_holder, state.horse_holder)
-        if not state.finished:
-            return Outcome(finished=False)
-        places = ranking(points, hoards)
-        return Outcome(finished=True, winners=places[0], ranking=places, scores=points)
+        return outcome(state)
 
 
 GAME = BigManitou()

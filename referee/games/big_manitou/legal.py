@@ -14,9 +14,8 @@ from referee.games.big_manitou.commands import (
 )
 from referee.games.big_manitou.data import GROUNDS
 from referee.games.big_manitou.heroes import is_hunter
-from referee.games.big_manitou.rules import available
 from referee.games.big_manitou.stages import Stage, playable, stage, to_act
-from referee.games.big_manitou.state import State
+from referee.games.big_manitou.state import State, available
 from referee.kernel.contract import Seat
 from referee.kernel.piles import distinct_selections
 

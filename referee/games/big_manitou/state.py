@@ -1,28 +1,17 @@
-"""The options and the state of a game: frozen Structs of tuples, replaced, never mutated."""
+"""The state of a game: frozen Structs of tuples, replaced, never mutated."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 
-from referee.games.big_manitou.data import GROUNDS, HUNTS, MAX_PLAYERS, CardKind, TileKind
+from referee.games.big_manitou.data import CARD_SET, GROUNDS, HUNTS, CardKind, TileKind
 from referee.games.big_manitou.events import Pick
+from referee.games.big_manitou.options import Options
+from referee.kernel.contract import Seat
+from referee.kernel.piles import without
 from referee.kernel.simultaneous import Choices, no_choices
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True):
-    random_cards: Annotated[
-        bool,
-        msgspec.Meta(description="BM-9: the cards for each hunt are drawn at random, not chosen."),
-    ] = False
-    first_dealer: Annotated[
-        Annotated[int, msgspec.Meta(ge=0, le=MAX_PLAYERS - 1)] | None,
-        msgspec.Meta(
-            description="The seat of the oldest player, who deals the first hunt; "
-            "null: drawn at random."
-        ),
-    ] = None
 
 
 class Placed(msgspec.Struct, frozen=True, kw_only=True):
@@ -90,6 +79,11 @@ def initial_state(options: Options, seats: int) -> State:
         players=(Player(),) * seats,
         chosen=no_choices(seats),
     )
+
+
+def available(state: State, seat: Seat) -> tuple[CardKind, ...]:
+    """The cards `seat` may choose from this hunt, in canonical order."""
+    return without(CARD_SET, state.players[seat].unavailable)
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:

@@ -7,21 +7,36 @@ face-down Heroes included, was seen face up by everybody, so it stays visible (B
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypeVar, assert_never
 
 import msgspec
 
-from referee.games.big_manitou.booty import buffaloes, ranking, tepees, victory_points
+from referee.games.big_manitou.booty import buffaloes, tepees
 from referee.games.big_manitou.data import CARD_SET, CardKind, TileKind
 from referee.games.big_manitou.evaluation import strengths
 from referee.games.big_manitou.events import (
     BagFilled,
+    BigManitouGameEnded,
+    CardPlayed,
     CardsChosen,
     CardsDrawn,
+    CylinderPassed,
+    EvaluationBegan,
     Event,
+    GroundClosed,
+    GroundEvaluated,
+    HuntBegan,
+    HuntEnded,
+    HunterMoved,
+    LeatherThiefStruck,
+    Passed,
     Pick,
     PileShuffled,
+    TileDiscarded,
+    TilesTaken,
+    TurnSkipped,
 )
+from referee.games.big_manitou.scoring import ranking, victory_points
 from referee.games.big_manitou.stages import Phase, stage, to_act
 from referee.games.big_manitou.state import Placed, Player, State
 from referee.kernel.piles import in_canonical_order
@@ -153,8 +168,25 @@ def redact(event: RedactedT, viewer: int | None) -> RedactedT:
             return msgspec.structs.replace(event, order=None)
         case PileShuffled():
             return msgspec.structs.replace(event, order=None)
-        case CardsChosen() if event.seat != viewer:
-            return msgspec.structs.replace(event, cards=None)
-        case CardsDrawn() if event.seat != viewer:
-            return msgspec.structs.replace(event, cards=None)
-    return event
+        case CardsChosen():
+            return event if event.seat == viewer else msgspec.structs.replace(event, cards=None)
+        case CardsDrawn():
+            return event if event.seat == viewer else msgspec.structs.replace(event, cards=None)
+        case (
+            HuntBegan()
+            | CardPlayed()
+            | TurnSkipped()
+            | Passed()
+            | HunterMoved()
+            | LeatherThiefStruck()
+            | TileDiscarded()
+            | CylinderPassed()
+            | EvaluationBegan()
+            | GroundEvaluated()
+            | TilesTaken()
+            | GroundClosed()
+            | HuntEnded()
+            | BigManitouGameEnded()
+        ):
+            return event
+    assert_never(event)

@@ -1,7 +1,6 @@
-"""Coyote (Spartaco Albertarelli): bluff about the sum of the cards everyone sees but you."""
+"""Coyote (Spartaco Albertarelli; the Tilsit edition): bluff about the sum of the cards everyone
+sees but you. 3 to 6 players."""
 
-from referee.games.coyote.game import Coyote
+from referee.games.coyote.game import GAME
 
-GAME = Coyote()
-
-__all__ = ["GAME", "Coyote"]
+__all__ = ["GAME"]

@@ -14,7 +14,7 @@ from referee.games.coyote.events import (
     RoundEnded,
     TeepeeDrew,
 )
-from referee.games.coyote.model import State
+from referee.games.coyote.state import State
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
 

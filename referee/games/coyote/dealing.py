@@ -9,7 +9,7 @@ from __future__ import annotations
 from referee.games.coyote.data import DECK, Card
 from referee.games.coyote.events import CardDealt, DeckShuffled, Event, RoundStarted, ShuffleReason
 from referee.games.coyote.evolve import evolve
-from referee.games.coyote.model import State
+from referee.games.coyote.state import State
 from referee.kernel import piles
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
@@ -51,11 +51,3 @@ def start_round(script: Script, chance: Chance, starter: Seat) -> None:
     script.emit(RoundStarted(round=script.state.round + 1, starter=starter))
     for seat in sorted(script.state.in_play):
         deal(script, chance, seat)
-
-
-def setup_events(state: State, chance: Chance) -> list[Event]:
-    """Shuffle the deck, draw the first player (our ruling CY-R1), deal the first round."""
-    script = Script(state)
-    script.emit(shuffled(state, chance, "setup"))
-    start_round(script, chance, chance.uniform(state.seats))
-    return script.events

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import assert_never
 
 from msgspec.structs import replace
 
@@ -23,14 +22,38 @@ from referee.games.coyote.events import (
     RoundStarted,
     TeepeeDrew,
 )
-from referee.games.coyote.model import RoundResult, State
+from referee.games.coyote.state import RoundResult, State
 from referee.kernel.contract import Seat
 from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
-    handler: Callable[[State, Any], State] = _HANDLERS[type(event)]
-    return handler(state, event)
+    match event:
+        case DeckShuffled():
+            return _deck_shuffled(state, event)
+        case RoundStarted():
+            return _round_started(state, event)
+        case CardDealt():
+            return _card_dealt(state, event)
+        case BidMade():
+            return _bid_made(state, event)
+        case LynxCalled():
+            return _lynx_called(state, event)
+        case BidCancelled():
+            return _bid_cancelled(state, event)
+        case Challenged():
+            return _challenged(state, event)
+        case TeepeeDrew():
+            return _teepee_drew(state, event)
+        case Counted():
+            return _counted(state, event)
+        case Eliminated():
+            return _eliminated(state, event)
+        case RoundEnded():
+            return _round_ended(state, event)
+        case GameWon():
+            return _game_won(state, event)
+    assert_never(event)
 
 
 def _next_after(state: State, seat: Seat) -> Seat:
@@ -172,19 +195,3 @@ def _round_ended(state: State, event: RoundEnded) -> State:
 
 def _game_won(state: State, event: GameWon) -> State:
     return replace(state, winner=event.seat, turn=None)
-
-
-_HANDLERS: dict[type, Callable[[State, Any], State]] = {
-    DeckShuffled: _deck_shuffled,
-    RoundStarted: _round_started,
-    CardDealt: _card_dealt,
-    BidMade: _bid_made,
-    LynxCalled: _lynx_called,
-    BidCancelled: _bid_cancelled,
-    Challenged: _challenged,
-    TeepeeDrew: _teepee_drew,
-    Counted: _counted,
-    Eliminated: _eliminated,
-    RoundEnded: _round_ended,
-    GameWon: _game_won,
-}

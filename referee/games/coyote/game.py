@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games.coyote.commands import Command
-from referee.games.coyote.data import DECK, MAX_FEATHERS, MIN_FEATHERS
-from referee.games.coyote.dealing import setup_events
 from referee.games.coyote.decide import decide
 from referee.games.coyote.events import Event
 from referee.games.coyote.evolve import evolve
-from referee.games.coyote.legal import legal_command_space
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.legal import legal_commands
+from referee.games.coyote.options import Options, validate
+from referee.games.coyote.scoring import outcome
+from referee.games.coyote.setup import setup
+from referee.games.coyote.stages import to_act
+from referee.games.coyote.state import State, initial_state
 from referee.games.coyote.views import CoyoteView, redact, view
 from referee.kernel.chance import Chance
-from referee.kernel.contract import Outcome, RuleViolation, Seat
+from referee.kernel.contract import Outcome, Seat
 
 
 class Coyote:
@@ -30,24 +32,13 @@ class Coyote:
     view_type = CoyoteView
 
     def validate_options(self, options: Options, seats: int) -> None:
-        if not MIN_FEATHERS <= options.feathers <= MAX_FEATHERS:
-            raise RuleViolation(
-                "coyote.feathers",
-                f"Each player starts with {MIN_FEATHERS} to {MAX_FEATHERS} feathers.",
-            )
+        validate(options, seats)
 
     def initial_state(self, options: Options, seats: int) -> State:
-        return State(
-            seats=seats,
-            shaman=options.shaman,
-            feathers=(options.feathers,) * seats,
-            shaman_used=(False,) * seats,
-            draw_pile=DECK,
-            hands=((),) * seats,
-        )
+        return initial_state(options, seats)
 
     def setup(self, options: Options, seats: int, chance: Chance) -> list[Event]:
-        return setup_events(self.initial_state(options, seats), chance)
+        return setup(options, seats, chance)
 
     def decide(self, state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
         return decide(state, seat, command, chance)
@@ -56,12 +47,10 @@ class Coyote:
         return evolve(state, event)
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        if state.winner is not None or state.turn is None:
-            return frozenset()
-        return frozenset((state.turn,))
+        return to_act(state)
 
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
-        return list(legal_command_space(state, seat))
+        return legal_commands(state, seat)
 
     def view(self, state: State, seat: Seat | None) -> CoyoteView:
         return view(state, seat)
@@ -70,8 +59,7 @@ class Coyote:
         return redact(event, seat)
 
     def outcome(self, state: State) -> Outcome:
-        if state.winner is None:
-            return Outcome(finished=False)
-        # Later out ranks better: the winner, then the eliminated seats from the last out.
-        ranking = ((state.winner,), *((seat,) for seat in reversed(state.eliminated)))
-        return Outcome(finished=True, winners=(state.winner,), ranking=ranking)
+        return outcome(state)
+
+
+GAME = Coyote()

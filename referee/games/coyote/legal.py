@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from referee.games.coyote.bidding import (
+from referee.games.coyote.checks import (
     bid_floor,
     cancel_refusal,
     challenge_refusal,
@@ -23,7 +23,7 @@ from referee.games.coyote.bidding import (
 )
 from referee.games.coyote.commands import Bid, Cancel, Challenge, Command, EyeOfTheLynx
 from referee.games.coyote.data import BID_POWERS, MAX_BID, TARGETED_POWERS, BidPower
-from referee.games.coyote.model import State
+from referee.games.coyote.state import State
 from referee.kernel.contract import Seat
 
 Declaration = tuple[BidPower | None, Seat | None]  # (power, target)
@@ -80,6 +80,11 @@ class LegalCommands(Sequence[Command]):
 
     def __repr__(self) -> str:
         return f"LegalCommands({len(self)} commands)"
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    """The game's `legal_commands`: the lazy space as a plain list, which any caller can encode."""
+    return list(legal_command_space(state, seat))
 
 
 def legal_command_space(state: State, seat: Seat) -> LegalCommands:

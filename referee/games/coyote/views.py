@@ -9,13 +9,27 @@ they were recorded (the kernel's convention that a finished game hides nothing).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, assert_never
 
 import msgspec
 
 from referee.games.coyote.data import Card
-from referee.games.coyote.events import CardDealt, DeckShuffled, Event
-from referee.games.coyote.model import RoundResult, State
+from referee.games.coyote.events import (
+    BidCancelled,
+    BidMade,
+    CardDealt,
+    Challenged,
+    Counted,
+    DeckShuffled,
+    Eliminated,
+    Event,
+    GameWon,
+    LynxCalled,
+    RoundEnded,
+    RoundStarted,
+    TeepeeDrew,
+)
+from referee.games.coyote.state import RoundResult, State
 from referee.kernel.contract import Seat
 from referee.kernel.seating import CLOCKWISE
 
@@ -52,8 +66,14 @@ class CoyoteView(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", ta
     last_round: RoundResult | None
 
 
+def sees_head(viewer: Seat | None, holder: Seat) -> bool:
+    """The one secret of play: a seat never sees the cards on its own head; a spectator sees no
+    head card at all (until the game is over)."""
+    return viewer is not None and viewer != holder
+
+
 def _visible(card: Card, holder: Seat, viewer: Seat | None, finished: bool) -> Card | None:
-    return card if finished or (viewer is not None and viewer != holder) else None
+    return card if finished or sees_head(viewer, holder) else None
 
 
 def view(state: State, viewer: Seat | None) -> CoyoteView:
@@ -94,8 +114,23 @@ def view(state: State, viewer: Seat | None) -> CoyoteView:
 
 
 def redact(event: Event, viewer: Seat | None) -> Event:
-    if isinstance(event, DeckShuffled) and event.order is not None:
-        return msgspec.structs.replace(event, order=None)
-    if isinstance(event, CardDealt) and (viewer is None or viewer == event.seat):
-        return msgspec.structs.replace(event, card=None)
-    return event
+    match event:
+        case DeckShuffled():
+            return event if event.order is None else msgspec.structs.replace(event, order=None)
+        case CardDealt():
+            seen = sees_head(viewer, event.seat)
+            return event if seen else msgspec.structs.replace(event, card=None)
+        case (
+            RoundStarted()
+            | BidMade()
+            | LynxCalled()
+            | BidCancelled()
+            | Challenged()
+            | TeepeeDrew()
+            | Counted()
+            | Eliminated()
+            | RoundEnded()
+            | GameWon()
+        ):
+            return event
+    assert_never(event)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from referee.games.manitou_island.data import Colour, Face, LandCard, land_card
-from referee.games.manitou_island.model import Cell
+from referee.games.manitou_island.state import Cell
 from referee.kernel.hexgrid import Hex, HexBoard
 
 Board = dict[Hex, Cell]

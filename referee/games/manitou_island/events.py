@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 from referee.games.manitou_island.data import Face, SpecialtyCardId
-from referee.games.manitou_island.model import GameResult, SeatCard, SpecialtyCardState
+from referee.games.manitou_island.state import GameResult, SeatCard, SpecialtyCardState
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import Hex
 

@@ -1,18 +1,28 @@
-"""Manitou, the island card game (Manitou Gameworks), as a game of the referee."""
+"""Manitou, the island card game (Manitou Gameworks), as a game of the referee: wiring only.
+
+A command's own events (`decide`) are followed by the referee's own steps (`flow.next_step`: the
+end of a game, the next deal of a match), folded one by one in the kernel's loop.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.games.manitou_island import fold, rules, views
+from referee.games.manitou_island import views
 from referee.games.manitou_island.commands import Command
-from referee.games.manitou_island.deal import opening_events
+from referee.games.manitou_island.decide import decide
 from referee.games.manitou_island.events import Event
-from referee.games.manitou_island.model import PLAYING, State, team_seats
+from referee.games.manitou_island.evolve import evolve
+from referee.games.manitou_island.flow import next_step
+from referee.games.manitou_island.legal import legal_commands
 from referee.games.manitou_island.options import Options, validate
-from referee.games.manitou_island.scoring import match_winner
+from referee.games.manitou_island.scoring import outcome
+from referee.games.manitou_island.setup import setup
+from referee.games.manitou_island.stages import to_act
+from referee.games.manitou_island.state import State, initial_state
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Outcome, Seat
+from referee.kernel.flow import then_advance
 
 KIND = "manitou-island"
 VERSION = "1"
@@ -34,22 +44,23 @@ class ManitouIsland:
         validate(options, seats)
 
     def initial_state(self, options: Options, seats: int) -> State:
-        return State(seats=seats, options=options)
+        return initial_state(options, seats)
 
     def setup(self, options: Options, seats: int, chance: Chance) -> list[Event]:
-        return opening_events(options, seats, 1, chance)
+        return setup(options, seats, chance)
 
     def decide(self, state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-        return rules.decide(state, seat, command, chance)
+        events = decide(state, seat, command, chance)
+        return then_advance(state, events, chance, evolve, next_step)
 
     def evolve(self, state: State, event: Event) -> State:
-        return fold.evolve(state, event)
+        return evolve(state, event)
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        return frozenset({state.turn_seat}) if state.stage in PLAYING else frozenset()
+        return to_act(state)
 
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
-        return rules.legal_commands(state, seat)
+        return legal_commands(state, seat)
 
     def view(self, state: State, seat: Seat | None) -> views.View:
         return views.view(state, seat)
@@ -58,23 +69,7 @@ class ManitouIsland:
         return views.redact(event, seat)
 
     def outcome(self, state: State) -> Outcome:
-        if state.stage != "over" or not state.results:
-            return Outcome(finished=False)
-        last = state.results[-1]
-        if state.options.match_play:
-            team_scores, winner = state.totals, match_winner(state.totals)
-        else:
-            team_scores, winner = last.scores, last.winner_team
-        scores = tuple(team_scores[seat % 2] for seat in range(state.seats))
-        if winner is None:
-            return Outcome(finished=True, ranking=(tuple(range(state.seats)),), scores=scores)
-        winners = team_seats(winner, state.seats)
-        return Outcome(
-            finished=True,
-            winners=winners,
-            ranking=(winners, team_seats(1 - winner, state.seats)),
-            scores=scores,
-        )
+        return outcome(state)
 
 
 GAME = ManitouIsland()

@@ -1,4 +1,4 @@
-"""Islands, their populations, the end of a game and of a match (MI-5, MI-6, MI-7)."""
+"""Islands, their populations, the end of a game and of a match (MI-5, MI-6, MI-7), the outcome."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import msgspec
 
 from referee.games.manitou_island.board import Board
 from referee.games.manitou_island.data import Colour, land_card
-from referee.games.manitou_island.model import (
+from referee.games.manitou_island.state import (
     TEAMS,
     Cell,
     GameResult,
@@ -17,8 +17,9 @@ from referee.games.manitou_island.model import (
     colour_of_team,
     day_team,
     team_of,
+    team_seats,
 )
-from referee.kernel.contract import Seat
+from referee.kernel.contract import Outcome, Seat
 from referee.kernel.hexgrid import Hex, connected_regions
 
 
@@ -104,3 +105,23 @@ def match_winner(totals: tuple[int, int]) -> int | None:
     if totals[0] == totals[1]:
         return None
     return 0 if totals[0] > totals[1] else 1
+
+
+def outcome(state: State) -> Outcome:
+    if state.stage != "over" or not state.results:
+        return Outcome(finished=False)
+    last = state.results[-1]
+    if state.options.match_play:
+        team_scores, winner = state.totals, match_winner(state.totals)
+    else:
+        team_scores, winner = last.scores, last.winner_team
+    scores = tuple(team_scores[seat % 2] for seat in range(state.seats))
+    if winner is None:
+        return Outcome(finished=True, ranking=(tuple(range(state.seats)),), scores=scores)
+    winners = team_seats(winner, state.seats)
+    return Outcome(
+        finished=True,
+        winners=winners,
+        ranking=(winners, team_seats(1 - winner, state.seats)),
+        scores=scores,
+    )

@@ -8,7 +8,7 @@ game (the match) is over, or between the games of a match, everything is shown.
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, assert_never
 
 import msgspec
 
@@ -28,22 +28,21 @@ from referee.games.manitou_island.events import (
     LandPlayed,
     SpecialtyPlayed,
 )
-from referee.games.manitou_island.model import (
-    PLAYING,
+from referee.games.manitou_island.options import bounded_board
+from referee.games.manitou_island.scoring import Island, islands
+from referee.games.manitou_island.stages import PLAYING, Stage
+from referee.games.manitou_island.state import (
     TEAMS,
     Cell,
     Content,
     GameResult,
     SeatCard,
-    Stage,
     State,
     board_map,
     colour_of_team,
     team_of,
     team_seats,
 )
-from referee.games.manitou_island.options import bounded_board
-from referee.games.manitou_island.scoring import Island, islands
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import Hex
 
@@ -212,12 +211,15 @@ def _borders_view(state: State) -> BordersView | None:
 
 def redact(event: EventT, seat: Seat | None) -> EventT:
     """The event as `seat` may see it (the same type back, hidden values None)."""
-    if isinstance(event, GameDealt):
-        hands = tuple(hand if index == seat else None for index, hand in enumerate(event.hands))
-        return msgspec.structs.replace(event, hands=hands, pile=None)
-    if isinstance(event, SpecialtyPlayed):
-        same_team = seat is not None and team_of(seat) == team_of(event.seat)
-        return event if same_team else msgspec.structs.replace(event, card=None)
-    if isinstance(event, LandDrawn):
-        return event if seat == event.seat else msgspec.structs.replace(event, card=None)
-    return event
+    match event:
+        case GameDealt():
+            hands = tuple(hand if index == seat else None for index, hand in enumerate(event.hands))
+            return msgspec.structs.replace(event, hands=hands, pile=None)
+        case SpecialtyPlayed():
+            same_team = seat is not None and team_of(seat) == team_of(event.seat)
+            return event if same_team else msgspec.structs.replace(event, card=None)
+        case LandDrawn():
+            return event if seat == event.seat else msgspec.structs.replace(event, card=None)
+        case FirstPlayerDrawn() | LandPlayed() | GameEnded():
+            return event
+    assert_never(event)

@@ -14,7 +14,6 @@ from typing import Any
 import msgspec
 
 from referee.games.big_manitou import GAME
-from referee.games.big_manitou.automatic import cards_to_choose
 from referee.games.big_manitou.commands import ChooseCards, Command, PlayCard
 from referee.games.big_manitou.data import (
     CARD_SET,
@@ -33,9 +32,10 @@ from referee.games.big_manitou.events import (
     HuntBegan,
     PileShuffled,
 )
-from referee.games.big_manitou.rules import available
+from referee.games.big_manitou.flow import cards_to_choose
+from referee.games.big_manitou.options import Options
 from referee.games.big_manitou.stages import Stage, stage
-from referee.games.big_manitou.state import Options, Placed, State
+from referee.games.big_manitou.state import Placed, State, available
 from referee.kernel import Seat, Table
 from referee.kernel.piles import in_canonical_order, without
 from tests.unit import positions

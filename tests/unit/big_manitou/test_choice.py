@@ -11,7 +11,8 @@ from referee.games.big_manitou import GAME
 from referee.games.big_manitou.commands import ChooseCards, PlayCard
 from referee.games.big_manitou.data import CARD_SET, HUNTERS, TILE_BAG, CardKind
 from referee.games.big_manitou.events import CardsChosen, CardsDrawn, PileShuffled
-from referee.games.big_manitou.state import Options, State
+from referee.games.big_manitou.options import Options
+from referee.games.big_manitou.state import State
 from referee.kernel import Chance, NotYourTurn, RuleViolation, Table
 from referee.kernel.piles import in_canonical_order
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from referee.games.big_manitou import GAME
-from referee.games.big_manitou.booty import victory_points
 from referee.games.big_manitou.data import HeroKind, TileKind
 from referee.games.big_manitou.events import GroundEvaluated, LeatherThiefStruck
+from referee.games.big_manitou.scoring import victory_points
 
 from .support import (
     cards_in,

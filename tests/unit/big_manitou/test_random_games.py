@@ -46,8 +46,9 @@ from referee.games.big_manitou.events import (
     PileShuffled,
 )
 from referee.games.big_manitou.heroes import face_up_heroes
+from referee.games.big_manitou.options import Options
 from referee.games.big_manitou.stages import Stage, stage
-from referee.games.big_manitou.state import Options, Player, State
+from referee.games.big_manitou.state import Player, State
 from referee.kernel import Codec, Played, RuleViolation, Table
 from referee.kernel.piles import in_canonical_order
 

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from referee.games.big_manitou import GAME
-from referee.games.big_manitou.booty import ranking, victory_points
 from referee.games.big_manitou.commands import DiscardTile, Pass
 from referee.games.big_manitou.data import HUNTS, TileKind
 from referee.games.big_manitou.events import BigManitouGameEnded, HuntBegan, HuntEnded
-from referee.games.big_manitou.state import Options
+from referee.games.big_manitou.options import Options
+from referee.games.big_manitou.scoring import ranking, victory_points
 
 from .support import act, new_table, play_randomly_until, scripted_hunt, seven, state_of
 

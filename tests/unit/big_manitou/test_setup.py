@@ -7,7 +7,7 @@ import pytest
 from referee.games.big_manitou import GAME
 from referee.games.big_manitou.data import TILE_BAG, TILES_PER_GROUND
 from referee.games.big_manitou.events import BagFilled, HuntBegan
-from referee.games.big_manitou.state import Options
+from referee.games.big_manitou.options import Options
 from referee.kernel import Chance, RuleViolation, Table
 
 from .support import GAME_ID, SEED, new_table, state_of

@@ -10,8 +10,8 @@ import pytest
 from referee.games.big_manitou import GAME
 from referee.games.big_manitou.data import TILE_BAG
 from referee.games.big_manitou.events import BagFilled
+from referee.games.big_manitou.options import Options
 from referee.games.big_manitou.stages import Phase, Stage
-from referee.games.big_manitou.state import Options
 from referee.kernel import Table
 
 from .support import (

@@ -18,7 +18,8 @@ from referee.games.coyote import GAME
 from referee.games.coyote.commands import Bid, Command
 from referee.games.coyote.data import DECK, Card
 from referee.games.coyote.events import CardDealt, DeckShuffled, Event, RoundStarted
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.options import Options
+from referee.games.coyote.state import State
 from referee.kernel import Seat, Table
 from tests.unit import positions
 

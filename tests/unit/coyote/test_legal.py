@@ -12,7 +12,8 @@ from referee.games.coyote import GAME
 from referee.games.coyote.commands import Bid, Cancel, Challenge, Command, EyeOfTheLynx
 from referee.games.coyote.data import BID_POWERS, MAX_BID
 from referee.games.coyote.legal import legal_command_space
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.options import Options
+from referee.games.coyote.state import State
 from referee.kernel import Chance, RuleViolation, Seat, Table
 
 from .support import position, random_command, state

@@ -26,7 +26,8 @@ from referee.games.coyote.events import (
     TeepeeDrew,
 )
 from referee.games.coyote.legal import legal_command_space
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.options import Options
+from referee.games.coyote.state import State
 from referee.kernel import Codec, Played, Table
 
 from .support import card_ids, random_command

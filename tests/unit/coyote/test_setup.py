@@ -7,7 +7,8 @@ import pytest
 from referee.games.coyote import GAME
 from referee.games.coyote.data import DECK
 from referee.games.coyote.events import CardDealt, DeckShuffled, RoundStarted
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.options import Options
+from referee.games.coyote.state import State
 from referee.kernel import Chance, RuleViolation, Table
 
 from .support import state

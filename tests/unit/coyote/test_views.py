@@ -12,7 +12,8 @@ from referee.games.coyote import GAME
 from referee.games.coyote.commands import Bid, Challenge
 from referee.games.coyote.events import CardDealt, Challenged, DeckShuffled
 from referee.games.coyote.legal import legal_command_space
-from referee.games.coyote.model import Options, State
+from referee.games.coyote.options import Options
+from referee.games.coyote.state import State
 from referee.kernel import Seat, Table
 
 from .support import pick, play, position, random_command, state

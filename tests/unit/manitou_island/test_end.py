@@ -11,13 +11,13 @@ from referee.games.manitou_island import GAME
 from referee.games.manitou_island.commands import PlayLand, PlaySpecialty
 from referee.games.manitou_island.data import LAND_CARD_IDS
 from referee.games.manitou_island.events import FirstPlayerDrawn, GameDealt, GameEnded
-from referee.games.manitou_island.model import Cell, SpecialtyCardState, State
 from referee.games.manitou_island.options import Options
 from referee.games.manitou_island.scoring import compare
+from referee.games.manitou_island.state import Cell, SpecialtyCardState, State
 from referee.kernel import GameOver, Outcome, RuleViolation, Table
 from referee.kernel.hexgrid import Hex
 
-from .positions import (
+from .support import (
     count_land_cards,
     day,
     land,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from referee.games.manitou_island.model import Cell
 from referee.games.manitou_island.scoring import islands, populations
+from referee.games.manitou_island.state import Cell
 from referee.kernel.hexgrid import ORIGIN, Hex
 
-from .positions import bridge, day, land, lighthouse, night, water
+from .support import bridge, day, land, lighthouse, night, water
 
 
 def board(*cells: Cell) -> dict[Hex, Cell]:

@@ -7,12 +7,12 @@ import pytest
 from referee.games.manitou_island import GAME
 from referee.games.manitou_island.commands import PlayLand
 from referee.games.manitou_island.events import LandDrawn, LandPlayed
-from referee.games.manitou_island.model import State
 from referee.games.manitou_island.options import Borders, Options
+from referee.games.manitou_island.state import State
 from referee.kernel import RuleViolation
 from referee.kernel.hexgrid import ORIGIN, Hex, offset_to_axial
 
-from .positions import (
+from .support import (
     bridge,
     content_at,
     day,

@@ -25,13 +25,14 @@ from referee.games.manitou_island.events import (
     LandDrawn,
     SpecialtyPlayed,
 )
-from referee.games.manitou_island.model import PLAYING, State
 from referee.games.manitou_island.options import Borders, Options
+from referee.games.manitou_island.stages import PLAYING
+from referee.games.manitou_island.state import State
 from referee.games.manitou_island.views import View
 from referee.kernel import Chance, Played, RuleViolation, Table
 from referee.kernel.hexgrid import Hex
 
-from .positions import count_land_cards
+from .support import count_land_cards
 
 GAME_ID = "manitou-island-property"
 SPECIALTY_IDS = tuple(card.id.encode() for card in SPECIALTY_CARDS)

@@ -9,12 +9,12 @@ import pytest
 from referee.games.manitou_island import GAME
 from referee.games.manitou_island.data import HAND_SIZE, LAND_CARD_IDS, land_card
 from referee.games.manitou_island.events import FirstPlayerDrawn, GameDealt
-from referee.games.manitou_island.model import State
 from referee.games.manitou_island.options import Borders, Options
+from referee.games.manitou_island.state import State
 from referee.kernel import Chance, RuleViolation, Table
 from referee.kernel.hexgrid import ORIGIN, HexBoard, OffsetLayout, offset_to_axial
 
-from .positions import GAME_ID, SEED, count_land_cards, open_game, state_of
+from .support import GAME_ID, SEED, count_land_cards, open_game, state_of
 
 
 def opening(played) -> tuple[list[FirstPlayerDrawn], GameDealt]:

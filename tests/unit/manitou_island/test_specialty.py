@@ -12,7 +12,7 @@ from referee.games.manitou_island.scoring import populations
 from referee.kernel import RuleViolation
 from referee.kernel.hexgrid import Hex
 
-from .positions import (
+from .support import (
     bridge,
     cell_at,
     content_at,

@@ -15,11 +15,11 @@ from referee.games.manitou_island.events import (
     LandPlayed,
     SpecialtyPlayed,
 )
-from referee.games.manitou_island.model import State
+from referee.games.manitou_island.state import State
 from referee.kernel import Codec
 from referee.kernel.hexgrid import Hex
 
-from .positions import day, land, night, open_game, play, position, state_of
+from .support import day, land, night, open_game, play, position, state_of
 
 HAND = (day(3), day(5, 1), night(5), night(3), night(7))
 OTHER = (day(1), night(1), day(8), night(8), day(10))

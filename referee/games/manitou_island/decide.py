@@ -1,53 +1,41 @@
-"""Deciding a command and listing the legal ones.
+"""Deciding a command: refused with a rule id, or the events it causes.
 
 A turn is an optional specialty card, then a land card, then the draw. We model it as up to two
 commands from the same seat: PlaySpecialty (the stage becomes "specialty-played" and the seat
-still acts), then PlayLand, whose events include the draw and, when it applies, the end of the
-game and the deal of the next one (match play). A specialty card after which no land card of
-the hand could be played is refused (our ruling MI-R3), so a listed specialty card is always
-followed by a legal land card.
+still acts), then PlayLand, whose events are the land card and the draw; the end of the game and
+the deal of the next one (match play) follow as the referee's own steps (`flow.next_step`). A
+specialty card after which no land card of the hand could be played is refused (our ruling
+MI-R3), so a listed specialty card is always followed by a legal land card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from typing import Never, NoReturn
 
 from referee.games.manitou_island import board as rules_board
-from referee.games.manitou_island.board import Board, Placement
+from referee.games.manitou_island.board import Board
 from referee.games.manitou_island.commands import Command, PlayLand, PlaySpecialty
 from referee.games.manitou_island.data import (
     SPECIALTY_BY_ID,
     Colour,
     Face,
     LandCard,
-    SpecialtyCardId,
     is_land_card,
     land_card,
 )
-from referee.games.manitou_island.deal import opening_events
-from referee.games.manitou_island.events import (
-    Event,
-    GameEnded,
-    LandDrawn,
-    LandPlayed,
-    SpecialtyPlayed,
-)
-from referee.games.manitou_island.fold import evolve
-from referee.games.manitou_island.model import (
-    PLAYING,
+from referee.games.manitou_island.events import Event, LandDrawn, LandPlayed, SpecialtyPlayed
+from referee.games.manitou_island.options import bounded_board
+from referee.games.manitou_island.stages import PLAYING
+from referee.games.manitou_island.state import (
     SpecialtyCardState,
     State,
     board_map,
     colour_of_seat,
     team_of,
 )
-from referee.games.manitou_island.options import bounded_board
-from referee.games.manitou_island.scoring import game_result, match_over
 from referee.kernel.chance import Chance
 from referee.kernel.contract import RuleViolation, Seat
-from referee.kernel.hexgrid import Hex, HexBoard
-
-SpecialtyOption = tuple[SpecialtyCardId, Face, Hex, tuple[Hex, ...]]  # card, face, space, flooded
+from referee.kernel.hexgrid import Hex
 
 
 def refuse(rule: str, message: str) -> RuleViolation:
@@ -62,29 +50,33 @@ def where(at: Hex) -> str:
     return f"({at.q}, {at.r})"
 
 
-# -- decide --------------------------------------------------------------------------------------
-
-
 def decide(state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
     if state.stage not in PLAYING or seat != state.turn_seat:
         raise refuse("not-your-turn", f"Seat {seat} may not play now.")
-    if isinstance(command, PlaySpecialty):
-        return [specialty_event(state, seat, command)]
-    if isinstance(command, PlayLand):
-        return land_events(state, seat, command, chance)
+    match command:
+        case PlaySpecialty():
+            return [specialty_event(state, seat, command)]
+        case PlayLand():
+            return land_events(state, seat, command)
+        case _:
+            _not_a_command(command)
+
+
+def _not_a_command(command: Never) -> NoReturn:
+    """Every Command has its case above (the type checker proves it: `command` is Never here);
+    anything else is refused."""
     raise refuse("unknown-command", "Play a specialty card or a land card.")
 
 
-def land_events(state: State, seat: Seat, command: PlayLand, chance: Chance) -> list[Event]:
+def land_events(state: State, seat: Seat, command: PlayLand) -> list[Event]:
+    """The land card played, then the draw that ends each turn. What the rules alone make
+    follow (the end of the game, the next deal) is the referee's step: `flow.next_step`."""
     flooded = check_land(state, seat, board_map(state), command)
     played = LandPlayed(seat=seat, card=command.card, at=command.at, flooded=flooded)
     events: list[Event] = [played]
-    after = evolve(state, played)
     if state.pile:  # end each turn by drawing a card
         drawn = LandDrawn(seat=seat, card=state.pile[0])
         events.append(drawn)
-        after = evolve(after, drawn)
-    events.extend(closing_events(after, chance))
     return events
 
 
@@ -191,118 +183,3 @@ def check_face(state: State, board: Board, colour: Colour, face: Face, at: Hex) 
             "touching another bridge is not enough.",
         )
     return ()
-
-
-# -- the end of a turn, of a game, of a match ------------------------------------------------------
-
-
-def closing_events(after: State, chance: Chance) -> list[Event]:
-    """After a land card: the game ends when every land card is played, or when the next seat
-    cannot play a card (it forfeits, with its team: MI-6)."""
-    if not after.pile and not any(after.hands):
-        return end_game_events(after, None, chance)
-    if not can_play(after, after.turn_seat):
-        return end_game_events(after, after.turn_seat, chance)
-    return []
-
-
-def end_game_events(state: State, forfeited_seat: Seat | None, chance: Chance) -> list[Event]:
-    result = game_result(state, forfeited_seat)
-    totals = (state.totals[0] + result.scores[0], state.totals[1] + result.scores[1])
-    over = match_over(state, totals)
-    ended = GameEnded(
-        result=result,
-        totals=totals,
-        match_over=over,
-        hands=state.hands,
-        pile=state.pile,
-        specialty=state.specialty,
-    )
-    if over:
-        return [ended]
-    # Match play: the referee deals the next game at once.
-    return [ended, *opening_events(state.options, state.seats, state.game + 1, chance)]
-
-
-def can_play(state: State, seat: Seat) -> bool:
-    """Whether `seat` has any legal turn: a land card, or a specialty card then a land card."""
-    board = board_map(state)
-    bounds = bounded_board(state.options.borders)
-    hand = state.hands[seat]
-    if rules_board.has_land_placement(board, bounds, hand):
-        return True
-    return any(
-        leaves_land_play(board, bounds, hand, colour_of_seat(state, seat), option, ())
-        for option in specialty_options(state, seat, board, bounds)
-    )
-
-
-# -- legal commands --------------------------------------------------------------------------------
-
-
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    if state.stage not in PLAYING or seat != state.turn_seat:
-        return []
-    board = board_map(state)
-    bounds = bounded_board(state.options.borders)
-    hand = state.hands[seat]
-    placements = rules_board.land_placements(board, bounds, hand)
-    commands: list[Command] = [PlayLand(card=card, at=at) for card, at in placements]
-    if state.stage == "start-of-turn":
-        colour = colour_of_seat(state, seat)
-        commands.extend(
-            PlaySpecialty(card=option[0], face=option[1], at=option[2])
-            for option in specialty_options(state, seat, board, bounds)
-            if leaves_land_play(board, bounds, hand, colour, option, placements)
-        )
-    return commands
-
-
-def specialty_options(
-    state: State, seat: Seat, board: Board, bounds: HexBoard | None
-) -> Iterator[SpecialtyOption]:
-    """Every (card, face, space) the placement rules of the face allow, strand check aside."""
-    if not state.options.specialty_cards:
-        return
-    colour = colour_of_seat(state, seat)
-    targets: dict[Face, list[tuple[Hex, tuple[Hex, ...]]]] = {}
-    for own in state.specialty[team_of(seat)]:
-        if own.played_face is not None:
-            continue
-        for face in SPECIALTY_BY_ID[own.card].faces:
-            if face not in targets:
-                targets[face] = face_targets(board, bounds, face, colour)
-            for at, flooded in targets[face]:
-                yield own.card, face, at, flooded
-
-
-def face_targets(
-    board: Board, bounds: HexBoard | None, face: Face, colour: Colour
-) -> list[tuple[Hex, tuple[Hex, ...]]]:
-    if face == "whirlpool":
-        return [
-            (at, rules_board.flooded_by_whirlpool(board, at))
-            for at in rules_board.whirlpool_spaces(board, bounds)
-        ]
-    if face == "lighthouse":
-        return [(at, ()) for at in rules_board.lighthouse_spaces(board, colour)]
-    return [(at, ()) for at in rules_board.bridge_spaces(board, colour)]
-
-
-def leaves_land_play(
-    board: Board,
-    bounds: HexBoard | None,
-    hand: Sequence[int],
-    colour: Colour,
-    option: SpecialtyOption,
-    placements: Sequence[Placement],
-) -> bool:
-    """Whether a land card of `hand` can still be played after the specialty `option`."""
-    _, face, at, flooded = option
-    changed = {at, *flooded}
-    touched = changed.union(*(space.neighbours() for space in changed))
-    # A placement whose space and neighbours the specialty card leaves alone stays legal.
-    if any(space not in touched for _, space in placements):
-        return True
-    after = rules_board.with_specialty(board, face, at, colour, flooded)
-    return rules_board.has_land_placement(after, bounds, hand)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from referee.games.coyote.commands import Bid
 from referee.games.coyote.data import MAX_BID, MIN_BID, TARGETED_POWERS
-from referee.games.coyote.model import State
+from referee.games.coyote.state import State
 from referee.kernel.contract import RuleViolation, Seat
 
 
-def _refusal(rule: str, message: str) -> RuleViolation:
+def refuse(rule: str, message: str) -> RuleViolation:
+    """The refusal `coyote.<rule>`, returned for `decide` to raise."""
     return RuleViolation(f"coyote.{rule}", message)
 
 
@@ -28,49 +29,49 @@ def bid_floor(state: State) -> int:
 
 def power_refusal(state: State, seat: Seat) -> RuleViolation | None:
     if not state.shaman:
-        return _refusal("shaman-not-in-play", "This game is played without the Shaman variant.")
+        return refuse("shaman-not-in-play", "This game is played without the Shaman variant.")
     if state.shaman_used[seat]:
-        return _refusal("shaman-used", "You have already used your Shaman card.")
+        return refuse("shaman-used", "You have already used your Shaman card.")
     return None
 
 
 def _must_rebid(state: State) -> RuleViolation | None:
     if rebid_pending(state):
-        return _refusal("must-rebid", "Your bid was cancelled: bid a different number.")
+        return refuse("must-rebid", "Your bid was cancelled: bid a different number.")
     return None
 
 
 def bid_refusal(state: State, seat: Seat, bid: Bid) -> RuleViolation | None:
     if not MIN_BID <= bid.number <= MAX_BID:
-        return _refusal("bid-out-of-range", f"A bid is a number from {MIN_BID} to {MAX_BID}.")
+        return refuse("bid-out-of-range", f"A bid is a number from {MIN_BID} to {MAX_BID}.")
     floor = bid_floor(state)
     if rebid_pending(state):
         if bid.power is not None or bid.target is not None:
-            return _refusal("rebid-no-power", "A bid forced by a Cancel carries no power.")
+            return refuse("rebid-no-power", "A bid forced by a Cancel carries no power.")
         if bid.number == state.cancelled_bid:
-            return _refusal("rebid-same-number", "After a Cancel you must bid a different number.")
+            return refuse("rebid-same-number", "After a Cancel you must bid a different number.")
     if bid.number <= floor:
-        return _refusal("bid-not-higher", f"Your bid must be higher than {floor}.")
+        return refuse("bid-not-higher", f"Your bid must be higher than {floor}.")
     return declaration_refusal(state, seat, bid)
 
 
 def declaration_refusal(state: State, seat: Seat, bid: Bid) -> RuleViolation | None:
     if bid.power is None:
         if bid.target is not None:
-            return _refusal("target-without-power", "Only a Shaman power names a target.")
+            return refuse("target-without-power", "Only a Shaman power names a target.")
         return None
     if refusal := power_refusal(state, seat):
         return refusal
     if bid.power not in TARGETED_POWERS:
         if bid.target is not None:
-            return _refusal("target-not-allowed", f"{bid.power} does not name a player.")
+            return refuse("target-not-allowed", f"{bid.power} does not name a player.")
         return None
     if bid.target is None:
-        return _refusal("target-required", f"{bid.power} must name a player.")
+        return refuse("target-required", f"{bid.power} must name a player.")
     if bid.target not in state.in_play:
-        return _refusal("target-not-in-play", f"Seat {bid.target} is not in the game.")
+        return refuse("target-not-in-play", f"Seat {bid.target} is not in the game.")
     if bid.power == "it-is-your-turn" and bid.target == seat:
-        return _refusal("target-self", "It Is Your Turn must name another player.")
+        return refuse("target-self", "It Is Your Turn must name another player.")
     return None
 
 
@@ -78,7 +79,7 @@ def challenge_refusal(state: State) -> RuleViolation | None:
     if refusal := _must_rebid(state):
         return refusal
     if state.current_bid is None:
-        return _refusal("no-bid-to-challenge", "Nobody has bid yet: open the round with a bid.")
+        return refuse("no-bid-to-challenge", "Nobody has bid yet: open the round with a bid.")
     return None
 
 
@@ -86,9 +87,9 @@ def lynx_refusal(state: State, seat: Seat) -> RuleViolation | None:
     if refusal := _must_rebid(state) or power_refusal(state, seat):
         return refusal
     if state.current_bid is None:
-        return _refusal("no-bid-to-repeat", "Nobody has bid yet: there is no bid to repeat.")
+        return refuse("no-bid-to-repeat", "Nobody has bid yet: there is no bid to repeat.")
     if state.lynx_barred:
-        return _refusal("lynx-barred", "Eye of the Lynx cannot answer Eye of the Lynx.")
+        return refuse("lynx-barred", "Eye of the Lynx cannot answer Eye of the Lynx.")
     return None
 
 
@@ -97,10 +98,10 @@ def cancel_refusal(state: State, seat: Seat) -> RuleViolation | None:
         return refusal
     cancelled = state.current_bid
     if cancelled is None:
-        return _refusal("no-bid-to-cancel", "Nobody has bid yet: there is no bid to cancel.")
+        return refuse("no-bid-to-cancel", "Nobody has bid yet: there is no bid to cancel.")
     # The bidder must be able to give another number above the bid before theirs (which equals
     # theirs when they answered with Eye of the Lynx).
     choices = MAX_BID - state.bid_before - (1 if cancelled > state.bid_before else 0)
     if choices < 1:
-        return _refusal("cancel-impossible", "The bidder would have no other number to bid.")
+        return refuse("cancel-impossible", "The bidder would have no other number to bid.")
     return None

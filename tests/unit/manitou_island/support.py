@@ -14,8 +14,9 @@ import msgspec
 from referee.games.manitou_island import GAME
 from referee.games.manitou_island.commands import Command
 from referee.games.manitou_island.data import LAND_CARD_IDS, SPECIALTY_CARDS, Colour
-from referee.games.manitou_island.model import Cell, SpecialtyCardState, Stage, State
 from referee.games.manitou_island.options import Options
+from referee.games.manitou_island.stages import Stage
+from referee.games.manitou_island.state import Cell, SpecialtyCardState, State
 from referee.kernel import Played, Table
 from referee.kernel.hexgrid import ORIGIN, Hex
 from tests.unit.positions import opening

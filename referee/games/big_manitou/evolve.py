@@ -1,8 +1,8 @@
-"""evolve: each event applied to the state. No randomness and no rule decisions here."""
+"""`evolve`: each event applied to the state. No randomness and no rule decisions here."""
 
 from __future__ import annotations
 
-from functools import singledispatch
+from typing import assert_never
 
 import msgspec
 
@@ -36,21 +36,51 @@ replace = msgspec.structs.replace
 
 
 def evolve(state: State, event: Event) -> State:
-    return apply(event, state)
+    match event:
+        case BagFilled():
+            return _bag_filled(state, event)
+        case HuntBegan():
+            return _hunt_began(state, event)
+        case CardsChosen():
+            return _cards_chosen(state, event)
+        case PileShuffled():
+            return _pile_shuffled(state, event)
+        case CardsDrawn():
+            return _cards_drawn(state, event)
+        case CardPlayed():
+            return _card_played(state, event)
+        case TurnSkipped():
+            return _turn_skipped(state, event)
+        case Passed():
+            return _passed(state, event)
+        case HunterMoved():
+            return _hunter_moved(state, event)
+        case LeatherThiefStruck():
+            return _leather_thief_struck(state, event)
+        case TileDiscarded():
+            return _tile_discarded(state, event)
+        case CylinderPassed():
+            return _cylinder_passed(state, event)
+        case EvaluationBegan():
+            return _evaluation_began(state, event)
+        case GroundEvaluated():
+            return _ground_evaluated(state, event)
+        case TilesTaken():
+            return _tiles_taken(state, event)
+        case GroundClosed():
+            return _ground_closed(state, event)
+        case HuntEnded():
+            return _hunt_ended(state, event)
+        case BigManitouGameEnded():
+            return _game_ended(state, event)
+    assert_never(event)
 
 
-@singledispatch
-def apply(event: Event, state: State) -> State:
-    raise TypeError(f"not an event of this game: {event!r}")
-
-
-@apply.register
-def _(event: BagFilled, state: State) -> State:
+def _bag_filled(state: State, event: BagFilled) -> State:
     return replace(state, bag=event.order or ())
 
 
-@apply.register
-def _(event: HuntBegan, state: State) -> State:
+def _hunt_began(state: State, event: HuntBegan) -> State:
     drawn = sum(len(tiles) for tiles in event.grounds)
     return replace(
         state,
@@ -73,18 +103,15 @@ def _(event: HuntBegan, state: State) -> State:
     )
 
 
-@apply.register
-def _(event: CardsChosen, state: State) -> State:
+def _cards_chosen(state: State, event: CardsChosen) -> State:
     return replace(state, chosen=with_choice(state.chosen, event.seat, event.cards or ()))
 
 
-@apply.register
-def _(event: PileShuffled, state: State) -> State:
+def _pile_shuffled(state: State, event: PileShuffled) -> State:
     return with_player(state, event.seat, pile=event.order or ())
 
 
-@apply.register
-def _(event: CardsDrawn, state: State) -> State:
+def _cards_drawn(state: State, event: CardsDrawn) -> State:
     player = state.players[event.seat]
     pile = player.pile or ()
     return with_player(
@@ -92,8 +119,7 @@ def _(event: CardsDrawn, state: State) -> State:
     )
 
 
-@apply.register
-def _(event: CardPlayed, state: State) -> State:
+def _card_played(state: State, event: CardPlayed) -> State:
     hand = without(state.players[event.seat].hand, [event.card])
     state = with_player(state, event.seat, hand=hand)
     cards = (*state.grounds[event.ground].cards, Placed(owner=event.seat, card=event.card))
@@ -107,20 +133,17 @@ def _(event: CardPlayed, state: State) -> State:
     return replace(state, turn=state.turn + 1)
 
 
-@apply.register
-def _(event: TurnSkipped, state: State) -> State:
+def _turn_skipped(state: State, event: TurnSkipped) -> State:
     return replace(state, turn=state.turn + 1)
 
 
-@apply.register
-def _(event: Passed, state: State) -> State:
+def _passed(state: State, event: Passed) -> State:
     if event.cylinder == "totem":
         return replace(state, totem_resolved=True)
     return replace(state, horse_resolved=True)
 
 
-@apply.register
-def _(event: HunterMoved, state: State) -> State:
+def _hunter_moved(state: State, event: HunterMoved) -> State:
     source = state.grounds[event.from_ground].cards
     moved = next(p for p in source if p.owner == event.seat and p.card == event.card)
     state = with_ground(state, event.from_ground, cards=tuple(p for p in source if p is not moved))
@@ -128,13 +151,11 @@ def _(event: HunterMoved, state: State) -> State:
     return replace(with_ground(state, event.to_ground, cards=cards), horse_resolved=True)
 
 
-@apply.register
-def _(event: LeatherThiefStruck, state: State) -> State:
+def _leather_thief_struck(state: State, event: LeatherThiefStruck) -> State:
     return replace(state, strengths=event.strengths, thief_victims=event.victims)
 
 
-@apply.register
-def _(event: TileDiscarded, state: State) -> State:
+def _tile_discarded(state: State, event: TileDiscarded) -> State:
     state = with_player(
         state, event.seat, tiles=without(state.players[event.seat].tiles, [event.tile])
     )
@@ -143,41 +164,35 @@ def _(event: TileDiscarded, state: State) -> State:
     )
 
 
-@apply.register
-def _(event: CylinderPassed, state: State) -> State:
+def _cylinder_passed(state: State, event: CylinderPassed) -> State:
     if event.cylinder == "totem":
         return replace(state, totem_holder=event.seat)
     return replace(state, horse_holder=event.seat)
 
 
-@apply.register
-def _(event: EvaluationBegan, state: State) -> State:
+def _evaluation_began(state: State, event: EvaluationBegan) -> State:
     return replace(state, tomahawk_bonus=event.tomahawk_bonus, evaluating=0, picks=None)
 
 
-@apply.register
-def _(event: GroundEvaluated, state: State) -> State:
+def _ground_evaluated(state: State, event: GroundEvaluated) -> State:
     return replace(state, picks=event.picks)
 
 
-@apply.register
-def _(event: TilesTaken, state: State) -> State:
+def _tiles_taken(state: State, event: TilesTaken) -> State:
     ground = state.grounds[event.ground]
     state = with_ground(state, event.ground, tiles=without(ground.tiles, event.tiles))
     state = with_player(state, event.seat, tiles=(*state.players[event.seat].tiles, *event.tiles))
     return replace(state, picks=(state.picks or ())[1:])
 
 
-@apply.register
-def _(event: GroundClosed, state: State) -> State:
+def _ground_closed(state: State, event: GroundClosed) -> State:
     state = with_ground(state, event.ground, tiles=())
     return replace(
         state, removed=(*state.removed, *event.removed), evaluating=event.ground + 1, picks=None
     )
 
 
-@apply.register
-def _(event: HuntEnded, state: State) -> State:
+def _hunt_ended(state: State, event: HuntEnded) -> State:
     # Cards played in hunts 1 and 3 sit out hunts 2 and 4; after an even hunt all come back.
     rest_next_hunt = event.hunt % 2 == 1
     players = tuple(
@@ -201,6 +216,5 @@ def _(event: HuntEnded, state: State) -> State:
     )
 
 
-@apply.register
-def _(event: BigManitouGameEnded, state: State) -> State:
+def _game_ended(state: State, event: BigManitouGameEnded) -> State:
     return replace(state, finished=True)

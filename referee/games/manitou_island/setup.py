@@ -1,5 +1,8 @@
 """The opening of each game: the first-player draw (MI-1), the origin, the deal.
 
+`setup` opens the first game; in match play the referee opens each next one the same way
+(`opening_events`, from `flow.next_step`).
+
 Every shuffle starts from the canonical order of the land cards (data.LAND_CARD_IDS):
 1. First-player draw: shuffle; the drawing seats, in seat order, take the cards from the top.
    The highest number goes first; if several seats tie for it, only they draw again, from a new
@@ -14,11 +17,15 @@ from __future__ import annotations
 
 from referee.games.manitou_island import data
 from referee.games.manitou_island.events import Event, FirstPlayerDrawn, GameDealt
-from referee.games.manitou_island.model import SeatCard
 from referee.games.manitou_island.options import Options, bounded_board, fixed_origin
+from referee.games.manitou_island.state import SeatCard
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import ORIGIN, Hex
+
+
+def setup(options: Options, seats: int, chance: Chance) -> list[Event]:
+    return opening_events(options, seats, 1, chance)
 
 
 def opening_events(options: Options, seats: int, game: int, chance: Chance) -> list[Event]:

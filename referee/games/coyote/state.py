@@ -1,23 +1,13 @@
-"""Coyote's options and state: frozen Structs, tuples only, so a fold can be compared with ==."""
+"""Coyote's state: a frozen Struct, tuples only, so a fold can be compared with ==."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
 
-from referee.games.coyote.data import DEFAULT_FEATHERS, Card
+from referee.games.coyote.data import DECK, Card
+from referee.games.coyote.options import Options
 from referee.kernel.contract import Seat
 from referee.kernel.seating import CLOCKWISE
-
-
-class Options(msgspec.Struct, frozen=True, kw_only=True):
-    feathers: Annotated[
-        int, msgspec.Meta(description="Feathers each player starts with, 1 to 5 (CY-1).")
-    ] = DEFAULT_FEATHERS
-    shaman: Annotated[
-        bool, msgspec.Meta(description="Play the Shaman variant: one special power per player.")
-    ] = False
 
 
 class RoundResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,3 +65,15 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     def cards_in_play(self) -> tuple[Card, ...]:
         cards = tuple(card for hand in self.hands for card in hand)
         return (*cards, self.teepee_card) if self.teepee_card is not None else cards
+
+
+def initial_state(options: Options, seats: int) -> State:
+    """Before the set-up: the deck in its canonical order, nothing dealt."""
+    return State(
+        seats=seats,
+        shaman=options.shaman,
+        feathers=(options.feathers,) * seats,
+        shaman_used=(False,) * seats,
+        draw_pile=DECK,
+        hands=((),) * seats,
+    )

@@ -12,17 +12,11 @@ import msgspec
 
 from referee.games.manitou_island.data import Colour, Face, SpecialtyCardId
 from referee.games.manitou_island.options import Options
+from referee.games.manitou_island.stages import Stage
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import ORIGIN, Hex
 
 TEAMS = (0, 1)
-
-# "dealing": before a game is dealt (at the start, and between the games of a match);
-# "start-of-turn": the seat to act may play a specialty card or a land card;
-# "specialty-played": the seat to act has played its specialty card and now plays a land card;
-# "over": the game (or the match) is finished.
-Stage = Literal["dealing", "start-of-turn", "specialty-played", "over"]
-PLAYING: frozenset[str] = frozenset({"start-of-turn", "specialty-played"})
 
 # What lies in a space. A land card turned over is water; a lighthouse covers a sacrificed land
 # card; a bridge lies on water (the turned land card stays beneath it).
@@ -76,6 +70,11 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     specialty: tuple[tuple[SpecialtyCardState, ...], ...] = ((), ())  # per team
     totals: tuple[int, int] = (0, 0)  # per team, the running match totals
     results: tuple[GameResult, ...] = ()
+
+
+def initial_state(options: Options, seats: int) -> State:
+    """Before the opening: nothing drawn, nothing dealt."""
+    return State(seats=seats, options=options)
 
 
 def team_of(seat: Seat) -> int:

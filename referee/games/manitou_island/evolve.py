@@ -1,6 +1,8 @@
-"""The fold: a new state with one event applied. No randomness and no decisions here."""
+"""`evolve`, the fold: a new state with one event applied. No randomness and no decisions here."""
 
 from __future__ import annotations
+
+from typing import assert_never
 
 from msgspec.structs import replace
 
@@ -15,7 +17,7 @@ from referee.games.manitou_island.events import (
     LandPlayed,
     SpecialtyPlayed,
 )
-from referee.games.manitou_island.model import (
+from referee.games.manitou_island.state import (
     Cell,
     SpecialtyCardState,
     State,
@@ -27,24 +29,20 @@ from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
-    if isinstance(event, FirstPlayerDrawn):
-        return _first_player_drawn(state, event)
-    if isinstance(event, GameDealt):
-        return _dealt(state, event)
-    if isinstance(event, SpecialtyPlayed):
-        return _specialty_played(state, event)
-    if isinstance(event, LandPlayed):
-        return _land_played(state, event)
-    if isinstance(event, LandDrawn):
-        return _land_drawn(state, event)
-    if isinstance(event, GameEnded):
-        return replace(
-            state,
-            stage="over" if event.match_over else "dealing",
-            totals=event.totals,
-            results=(*state.results, event.result),
-        )
-    raise TypeError(f"not a Manitou event: {event!r}")
+    match event:
+        case FirstPlayerDrawn():
+            return _first_player_drawn(state, event)
+        case GameDealt():
+            return _dealt(state, event)
+        case SpecialtyPlayed():
+            return _specialty_played(state, event)
+        case LandPlayed():
+            return _land_played(state, event)
+        case LandDrawn():
+            return _land_drawn(state, event)
+        case GameEnded():
+            return _game_ended(state, event)
+    assert_never(event)
 
 
 def _first_player_drawn(state: State, event: FirstPlayerDrawn) -> State:
@@ -106,6 +104,15 @@ def _land_drawn(state: State, event: LandDrawn) -> State:
         raise ValueError("a redacted draw cannot be folded")
     hands = _with_hand(state, event.seat, (*state.hands[event.seat], event.card))
     return replace(state, hands=hands, pile=state.pile[1:])
+
+
+def _game_ended(state: State, event: GameEnded) -> State:
+    return replace(
+        state,
+        stage="over" if event.match_over else "dealing",
+        totals=event.totals,
+        results=(*state.results, event.result),
+    )
 
 
 def _with_hand(state: State, seat: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:

@@ -34,7 +34,8 @@ from referee.games.big_manitou.events import (
 )
 from referee.games.big_manitou.heroes import is_hero, may_place, turned_down_by
 from referee.games.big_manitou.stages import Stage, stage
-from referee.games.big_manitou.state import State
+from referee.games.big_manitou.state import State, available
+from referee.kernel.chance import Chance
 from referee.kernel.contract import RuleViolation, Seat
 from referee.kernel.piles import contains, draw, in_canonical_order, without
 
@@ -54,8 +55,9 @@ def refuse(rule: str, message: str) -> NoReturn:
     raise RuleViolation(f"{KIND}.{rule}", message)
 
 
-def command_events(state: State, seat: Seat, command: Command) -> list[Event]:
-    """The events of an accepted command; a refusal raises RuleViolation."""
+def decide(state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
+    """The events of an accepted command; a refusal raises RuleViolation. No command draws: the
+    referee's steps that follow (a deal, the evaluation) are `flow.next_step`'s."""
     current = stage(state)
     match current, command:
         case Stage.CHOOSING, ChooseCards():
@@ -73,11 +75,6 @@ def command_events(state: State, seat: Seat, command: Command) -> list[Event]:
         case Stage.PICKING, TakeTiles():
             return take(state, seat, command.tiles)
     refuse("not-now", f"The game is waiting for {WAITING_FOR.get(current, 'nothing')}.")
-
-
-def available(state: State, seat: Seat) -> tuple[CardKind, ...]:
-    """The cards `seat` may choose from this hunt, in canonical order."""
-    return without(CARD_SET, state.players[seat].unavailable)
 
 
 def choose(state: State, seat: Seat, cards: Sequence[CardKind]) -> list[Event]:
