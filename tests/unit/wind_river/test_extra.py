@@ -196,3 +196,20 @@ def test_an_extra_buffalo_comes_after_the_supply() -> None:
     assert state_of(table).resources[0] == 1  # paid: no buffalo on (3, 5) during the supply
     act(table, 0, MoveExtraBuffalo(from_=at(3, 4), to=at(3, 5)))
     assert state_of(table).resources[0] == 1 and events
+
+
+def test_the_mover_who_cannot_pay_may_not_enter_even_where_they_have_a_teepee() -> None:
+    # WR-R4: the fee is due whenever another player's teepee is there.
+    teepees = {at(3, 4): {0: 1}, at(3, 5): {0: 1, 2: 1}}
+    table = extra_activity(teepees, {**FED, at(3, 5): 2}, resources=(0, 1, 1, 1))
+    refused(table, MoveTeepee(from_=at(3, 4), to=at(3, 5)), "entry-unpaid")
+
+
+def test_when_only_earning_is_left_the_referee_earns_for_the_player() -> None:
+    # WR-R2: no teepee on the board and no buffalo to move: earning (0) is the only activity.
+    state = position(teepees={at(3, 4): {1: 1}}, buffalo={at(3, 4): 1, at(6, 1): 1})
+    table = at_turn_of(0, state)
+    assert table.to_act() == {0}  # seat 0 may still move the extra buffalo: a real choice
+    table = at_turn_of(0, position(teepees={at(3, 4): {1: 1}}, buffalo={}))
+    # Seat 0 has nothing to decide: its turn went by itself, and seat 1's has begun.
+    assert table.to_act() == {1} and state_of(table).turn == 3

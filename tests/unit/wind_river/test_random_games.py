@@ -25,7 +25,7 @@ from referee.games.wind_river.options import Options
 from referee.games.wind_river.state import State
 from referee.kernel import Codec, Played, RuleViolation, Table
 
-MAX_COMMANDS = 3_000  # far above any game seen (a few hundred)
+MAX_COMMANDS = 20_000  # a guard: random games take a few hundred; a stalling player ~2,500
 CODEC = Codec(GAME)
 
 
