@@ -41,8 +41,7 @@ from referee.games.tribu.commands import (
     Steal,
     SwapActive,
 )
-from referee.games.tribu.data import DRAW_THREE, Card, Character
-from referee.games.tribu.deck import draw_from_pile
+from referee.games.tribu.data import DECK, DRAW_THREE, Card, Character
 from referee.games.tribu.events import (
     ActiveSwapped,
     AttackMade,
@@ -53,6 +52,7 @@ from referee.games.tribu.events import (
     DefencePassed,
     Defended,
     DioramaPlaced,
+    DrawPileRebuilt,
     DrawThreePlayed,
     Event,
     StealPlayed,
@@ -64,6 +64,7 @@ from referee.games.tribu.stages import Stage, stage
 from referee.games.tribu.state import State
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Seat
+from referee.kernel.piles import shuffled
 
 AFTER_A_DRAW = (Discard, PlaceTribe, PlaceDiorama, Activate, DrawThree, Block, Steal)
 ADMITS: dict[Stage, tuple[type, ...]] = {
@@ -163,3 +164,22 @@ def take_three(state: State, seat: Seat, chance: Chance) -> list[Event]:
     if not any(isinstance(event, CardDrawn) for event in drawn):
         return [played, *drawn, ThreeDiscarded(seat=seat, cards=())]
     return [played, *drawn]
+
+
+def draw_from_pile(state: State, seat: Seat, count: int, chance: Chance) -> list[Event]:
+    """`count` cards off the draw pile for `seat`. An empty draw pile is rebuilt from the
+    discard pile, all but its top card, shuffled from the canonical order (TR-11); when even
+    that leaves nothing, fewer cards are drawn (TR-10)."""
+    events: list[Event] = []
+    for _ in range(count):
+        if not state.draw_pile:
+            if len(state.discard) <= 1:
+                break
+            order = shuffled(chance, state.discard[1:], DECK)
+            rebuilt = DrawPileRebuilt(rebuild=state.rebuilds + 1, order=order, size=len(order))
+            events.append(rebuilt)
+            state = evolve(state, rebuilt)
+        drawn = CardDrawn(seat=seat, source="draw-pile", card=state.draw_pile[0])
+        events.append(drawn)
+        state = evolve(state, drawn)
+    return events

@@ -1,6 +1,10 @@
-"""`evolve`: each event applied to the state. No chance and no decisions here; an event that
-cannot apply (a card that is not where it is said to come from) is refused, because a replayed
-stream may come from an untrusted bundle."""
+"""`evolve`: each event applied to the state. No chance and no decisions here.
+
+A replayed stream may come from an untrusted bundle, so an event that could not have happened
+is refused (ValueError) rather than folded into a state no game can reach: a player's event is
+held to the checks `decide` applies (`guard`), the referee's own to what `flow` computes, and
+every card must come from where the event says.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,20 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
-from referee.games.tribu.data import DECK, HAND_SIZE, Card, Character, family
+from referee.games.tribu.checks import (
+    activate_refusal,
+    attack_refusal,
+    block_refusal,
+    continue_refusal,
+    defend_refusal,
+    diorama_refusal,
+    discard_three_refusal,
+    draw_refusal,
+    steal_refusal,
+    swap_refusal,
+    tribe_refusal,
+)
+from referee.games.tribu.data import DECK, HAND_SIZE, LEADERS, Card, Character, family
 from referee.games.tribu.events import (
     ActiveSwapped,
     AttackMade,
@@ -37,6 +54,13 @@ from referee.games.tribu.events import (
     TurnSkippedByBlock,
     TurnStarted,
 )
+from referee.games.tribu.flow import (
+    end_of_turn,
+    game_over,
+    next_first_player,
+    resolved,
+)
+from referee.games.tribu.stages import Stage, stage, to_act
 from referee.games.tribu.state import (
     Chain,
     PendingAttack,
@@ -45,11 +69,16 @@ from referee.games.tribu.state import (
     with_chain,
     with_player,
 )
-from referee.kernel.contract import Seat
+from referee.kernel.contract import RuleViolation, Seat
 from referee.kernel.piles import without
 
 
 def evolve(state: State, event: Event) -> State:
+    guard(state, event)
+    return apply(state, event)
+
+
+def apply(state: State, event: Event) -> State:
     match event:
         case LeadersDrawn():
             return _leaders_drawn(state, event)
@@ -289,3 +318,111 @@ def _eliminated(state: State, event: ChainEliminated) -> State:
     under = (chain.character, *((chain.active,) if chain.active is not None else ()))
     state = with_chain(state, event.seat, event.chain, None)
     return replace(state, discard=(*state.discard, *under))
+
+
+# -- what could have happened ---------------------------------------------------------------------
+
+AFTER_A_DRAW = (Stage.AFTER_DRAW, Stage.AFTER_SWAP)
+
+
+def guard(state: State, event: Event) -> None:
+    """Refuse `event` unless the game, as it stands, could have produced it."""
+    match event:
+        case LeadersDrawn():
+            leaders = set(event.leaders)
+            if state.step != "setup" or state.players or not leaders <= set(LEADERS):
+                raise ValueError("the leaders are drawn once, from the four big-cards")
+        case FirstPlayerDrawn():
+            if state.step != "setup" or not state.players or not 0 <= event.seat < state.seats:
+                raise ValueError("the first player is drawn once, among the seats")
+        case ChallengeDealt():
+            if (
+                stage(state) is not Stage.DEALING
+                or game_over(state) is not None
+                or (event.challenge, event.first_player)
+                != (state.challenge + 1, next_first_player(state))
+            ):
+                raise ValueError("a challenge is dealt in turn, by the next first player")
+        case TribuGameEnded():
+            if stage(state) is not Stage.DEALING or event != game_over(state):
+                raise ValueError("the game ends only as the totals say")
+        case TurnStarted() if state.step == "turn-start":
+            _expected(event, TurnStarted(seat=state.first_player, turn=1))
+        case TurnStarted() | ChainEliminated() | LeaderRevealed() | ChallengeScored():
+            if stage(state) is not Stage.TURN_OVER:
+                raise ValueError("the referee ends a turn only once it is over")
+            _expected(event, *end_of_turn(state))
+        case TurnSkippedByBlock():
+            if stage(state) is not Stage.SKIPPING:
+                raise ValueError("only a blocked player's turn is skipped")
+            _expected(event, TurnSkippedByBlock(seat=state.current))
+        case AttackResolved():
+            if stage(state) is not Stage.RESOLVING:
+                raise ValueError("an attack is resolved once answered")
+            _expected(event, resolved(state))
+        case Defended() | DefencePassed():
+            _players_turn(state, event.seat, Stage.DEFENCE)
+            if isinstance(event, Defended):
+                _allowed(defend_refusal(state, event.seat, event.active))
+        case _:
+            _command_guard(state, event)
+
+
+def _command_guard(state: State, event: Event) -> None:
+    """The events of the current player's commands, held to the same checks as `decide`."""
+    match event:
+        case DrawPileRebuilt():
+            _players_turn(state, state.current, Stage.START_OF_TURN, Stage.DISCARDING)
+            if event.rebuild != state.rebuilds + 1:
+                raise ValueError("rebuilds are counted one by one")
+        case CardDrawn():
+            _players_turn(state, event.seat, Stage.START_OF_TURN, Stage.DISCARDING)
+            if event.source == "discard-pile":
+                _allowed(draw_refusal(state, event.source))
+        case CardDiscarded():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+        case TribePlaced():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+            _allowed(tribe_refusal(state, event.seat, event.card))
+        case DioramaPlaced():
+            if event.active is None:
+                _players_turn(state, event.seat, *AFTER_A_DRAW)
+                _allowed(diorama_refusal(state, event.seat, event.card, event.chain))
+            else:
+                _players_turn(state, event.seat, Stage.START_OF_TURN)
+                _allowed(continue_refusal(state, event.seat, event.active, event.chain))
+        case CardActivated():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+            _allowed(activate_refusal(state, event.seat, _shown(event.card), event.chain))
+        case ActiveSwapped():
+            _players_turn(state, event.seat, Stage.AFTER_DRAW)
+            _allowed(swap_refusal(state, event.seat, event.chain, _shown(event.card)))
+        case AttackMade():
+            _players_turn(state, event.seat, Stage.START_OF_TURN)
+            _allowed(attack_refusal(state, event.seat, event.active, event.target, event.chain))
+        case DrawThreePlayed():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+        case ThreeDiscarded():
+            _players_turn(state, event.seat, Stage.DISCARDING)
+            _allowed(discard_three_refusal(state, event.seat, event.cards))
+        case BlockPlayed():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+            _allowed(block_refusal(state, event.seat, event.target))
+        case StealPlayed():
+            _players_turn(state, event.seat, *AFTER_A_DRAW)
+            _allowed(steal_refusal(state, event.seat, event.target, event.chain, event.into))
+
+
+def _players_turn(state: State, seat: Seat, *stages: Stage) -> None:
+    if stage(state) not in stages or seat not in to_act(state):
+        raise ValueError(f"seat {seat} cannot act so at the stage {stage(state).value!r}")
+
+
+def _allowed(refusal: RuleViolation | None) -> None:
+    if refusal is not None:
+        raise ValueError(f"an event the rules refuse: {refusal.message}")
+
+
+def _expected(event: Event, *expected: Event) -> None:
+    if not expected or event != expected[0]:
+        raise ValueError(f"the referee's step here is not {type(event).__name__}")

@@ -53,30 +53,47 @@ def next_step(state: State, chance: Chance) -> list[Event]:
 
 
 def next_challenge(state: State, chance: Chance) -> Event:
+    return game_over(state) or deal(state, chance)
+
+
+def game_over(state: State) -> TribuGameEnded | None:
     """The game ends after the challenge in which someone reaches 100, or after the tenth
-    (TR-6, TR-8); else the next challenge is dealt, its first player the next seat clockwise
-    (the drawn first player for the first one, TR-12)."""
-    if state.challenge:
-        scores = totals(state)
-        if max(scores) >= WINNING_SPHERES or state.challenge >= MAX_CHALLENGES:
-            if max(scores) >= WINNING_SPHERES:
-                return TribuGameEnded(totals=scores, ranking=ranking(scores), reason="reached-100")
-            return TribuGameEnded(totals=scores, ranking=ranking(scores), reason="ten-challenges")
-    first = state.first_player
-    if state.challenge:
-        first = next_seat(first, range(state.seats), state.seats)
+    (TR-6, TR-8)."""
+    if not state.challenge:
+        return None
+    scores = totals(state)
+    if max(scores) >= WINNING_SPHERES:
+        return TribuGameEnded(totals=scores, ranking=ranking(scores), reason="reached-100")
+    if state.challenge >= MAX_CHALLENGES:
+        return TribuGameEnded(totals=scores, ranking=ranking(scores), reason="ten-challenges")
+    return None
+
+
+def next_first_player(state: State) -> Seat:
+    """The drawn first player for the first challenge, then the next seat clockwise (TR-12)."""
+    if not state.challenge:
+        return state.first_player
+    return next_seat(state.first_player, range(state.seats), state.seats)
+
+
+def deal(state: State, chance: Chance) -> ChallengeDealt:
+    """Every card shuffled from the canonical order; five each, one at a time, clockwise from
+    the first player (TR-7, TR-12)."""
+    first = next_first_player(state)
     order = shuffled(chance, DECK, DECK)
-    dealt = HAND_SIZE * state.seats
-    hands = tuple(
-        order[(seat - first) % state.seats : dealt : state.seats] for seat in range(state.seats)
-    )
     return ChallengeDealt(
         challenge=state.challenge + 1,
         first_player=first,
         order=order,
-        hands=hands,
-        draw_pile_size=len(order) - dealt,
+        hands=dealt_hands(order, first, state.seats),
+        draw_pile_size=len(order) - HAND_SIZE * state.seats,
     )
+
+
+def dealt_hands(order: tuple[Card, ...], first: Seat, seats: int) -> tuple[tuple[Card, ...], ...]:
+    """The k-th card goes to the seat k places after the first player."""
+    dealt = HAND_SIZE * seats
+    return tuple(order[(seat - first) % seats : dealt : seats] for seat in range(seats))
 
 
 def resolved(state: State) -> Event:
