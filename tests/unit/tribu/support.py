@@ -80,10 +80,12 @@ def position(
     first_player: Seat = 0,
     turn: int = 2,
     rebuilds: int = 0,
+    rest_to: str = "discard",
 ) -> Table:
     """A table at the start of `current`'s turn (by default). Hands not named hold five cards
     from the canonical order of what is left. With `draw_pile` given, the draw pile is exactly
-    that and the cards left over go to the bottom of the discard pile."""
+    that and the cards left over go to the bottom of the discard pile (or, with
+    `rest_to="played"`, out of the way on the played-cards pile: no rebuild can use them)."""
     leaders = tuple(leaders or LEADERS[:seats])
     hands = dict(hands or {})
     chains = dict(chains or {})
@@ -127,8 +129,8 @@ def position(
         current=current,
         turn=turn,
         draw_pile=pile,
-        discard=(*discard, *under),
-        played=tuple(played),
+        discard=(*discard, *(under if rest_to == "discard" else ())),
+        played=(*played, *(under if rest_to == "played" else ())),
         players=players,
         rebuilds=rebuilds,
     )

@@ -1,0 +1,68 @@
+"""The draw pile, the discard pile and the played-cards pile (the section DECK OF CARDS; TR-8,
+TR-10, TR-11)."""
+
+from __future__ import annotations
+
+from referee.games.tribu.commands import Discard, Draw
+from referee.games.tribu.data import DECK
+from referee.games.tribu.events import CardDrawn, ChallengeScored, DrawPileRebuilt
+from referee.kernel import Chance
+from referee.kernel.piles import in_canonical_order
+
+from .support import GAME_ID, SEED, act, legal, position, refused, state_of
+
+HAND = ["wolf", "bison", "block", "steal", "feathers-of-strength"]
+
+
+def test_an_empty_draw_pile_is_rebuilt_from_the_discard_pile_but_its_top_card() -> None:
+    discard = ["drum-red", "flag-blue", "canoe-red", "horse-red"]
+    table = position(
+        hands={0: HAND}, draw_pile=[], discard=discard, played=["draw-three"], rest_to="played"
+    )
+    cursor = table.chance_cursor
+    events = act(table, 0, Draw())
+    order = Chance.for_game(SEED, GAME_ID, cursor=cursor).shuffle(
+        in_canonical_order(discard[1:], DECK)
+    )
+    assert events == [
+        DrawPileRebuilt(rebuild=1, order=tuple(order), size=3),
+        CardDrawn(seat=0, source="draw-pile", card=order[0]),
+    ]
+    state = state_of(table)
+    assert state.discard == ("drum-red",) and state.draw_pile == tuple(order[1:])
+    assert state.rebuilds == 1 and state.played[0] == "draw-three"  # never shuffled back
+
+
+def test_no_rebuild_from_a_discard_pile_of_one_card() -> None:
+    table = position(hands={0: HAND}, draw_pile=[], discard=["drum-red"], rest_to="played")
+    refused(table, 0, Draw(), "draw-pile-empty")
+    assert legal(table, 0) == [Draw(source="discard-pile")]
+
+
+def test_discards_go_on_top_and_lost_cards_under_the_pile() -> None:
+    table = position(hands={0: HAND}, discard=["totem", "statue-red"])
+    act(table, 0, Draw())
+    act(table, 0, Discard(card="block"))
+    assert state_of(table).discard[:3] == ("block", "totem", "statue-red")
+    # Destroyed vases and used active cards go under it: see test_attacks and test_chains.
+
+
+def test_the_fifth_rebuild_ends_the_challenge_at_the_end_of_the_turn() -> None:
+    discard = ["drum-red", "flag-blue", "canoe-red"]
+    table = position(hands={0: HAND}, draw_pile=[], discard=discard, rebuilds=4)
+    act(table, 0, Draw())
+    assert state_of(table).rebuilds == 5 and state_of(table).challenge == 1
+    events = act(table, 0, Discard(card="wolf"))
+    scored = next(e for e in events if isinstance(e, ChallengeScored))
+    assert scored.reason == "rebuilds" and scored.closer is None
+    assert all(player.hostile == 0 for player in scored.players)
+
+
+def test_no_diorama_left_in_the_draw_and_discard_piles_ends_the_challenge() -> None:
+    table = position(
+        hands={0: HAND}, draw_pile=["wolf"], discard=["bison", "block"], rest_to="played"
+    )
+    act(table, 0, Draw())
+    events = act(table, 0, Discard(card="wolf"))
+    scored = next(e for e in events if isinstance(e, ChallengeScored))
+    assert scored.reason == "no-diorama" and scored.closer is None
