@@ -24,7 +24,7 @@ class LeadersDrawn(_Event, frozen=True, tag="tribu.leaders-drawn"):
     leaders: tuple[Character | None, ...]
 
 
-class FirstPlayerDrawn(_Event, frozen=True, tag="tribu.first-player-drawn"):
+class TribuFirstPlayerDrawn(_Event, frozen=True, tag="tribu.first-player-drawn"):
     """TR-12: the first challenge's first player."""
 
     seat: Seat
@@ -219,7 +219,7 @@ class TribuGameEnded(_Event, frozen=True, tag="tribu.game-ended"):
 
 Event = (
     LeadersDrawn
-    | FirstPlayerDrawn
+    | TribuFirstPlayerDrawn
     | ChallengeDealt
     | TurnStarted
     | TurnSkippedByBlock

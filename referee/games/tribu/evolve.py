@@ -44,12 +44,12 @@ from referee.games.tribu.events import (
     DrawPileRebuilt,
     DrawThreePlayed,
     Event,
-    FirstPlayerDrawn,
     LeaderRevealed,
     LeadersDrawn,
     StealPlayed,
     ThreeDiscarded,
     TribePlaced,
+    TribuFirstPlayerDrawn,
     TribuGameEnded,
     TurnSkippedByBlock,
     TurnStarted,
@@ -82,7 +82,7 @@ def apply(state: State, event: Event) -> State:
     match event:
         case LeadersDrawn():
             return _leaders_drawn(state, event)
-        case FirstPlayerDrawn():
+        case TribuFirstPlayerDrawn():
             return replace(state, first_player=event.seat, step="dealing")
         case ChallengeDealt():
             return _challenge_dealt(state, event)
@@ -332,7 +332,7 @@ def guard(state: State, event: Event) -> None:
             leaders = set(event.leaders)
             if state.step != "setup" or state.players or not leaders <= set(LEADERS):
                 raise ValueError("the leaders are drawn once, from the four big-cards")
-        case FirstPlayerDrawn():
+        case TribuFirstPlayerDrawn():
             if state.step != "setup" or not state.players or not 0 <= event.seat < state.seats:
                 raise ValueError("the first player is drawn once, among the seats")
         case ChallengeDealt():

@@ -15,7 +15,7 @@ import msgspec
 from referee.games.tribu import GAME
 from referee.games.tribu.commands import Command
 from referee.games.tribu.data import DECK, LEADERS, Card, Character
-from referee.games.tribu.events import FirstPlayerDrawn, LeadersDrawn
+from referee.games.tribu.events import LeadersDrawn, TribuFirstPlayerDrawn
 from referee.games.tribu.flow import next_step
 from referee.games.tribu.options import Options
 from referee.games.tribu.state import Chain, Player, State, Step
@@ -118,7 +118,7 @@ def position(
         GAME,
         Options(),
         seats,
-        [LeadersDrawn(leaders=leaders), FirstPlayerDrawn(seat=first_player)],
+        [LeadersDrawn(leaders=leaders), TribuFirstPlayerDrawn(seat=first_player)],
         SEED,
     )
     table.state = msgspec.structs.replace(

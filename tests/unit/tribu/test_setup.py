@@ -7,7 +7,12 @@ import pytest
 
 from referee.games.tribu import GAME
 from referee.games.tribu.data import DECK, LEADERS
-from referee.games.tribu.events import ChallengeDealt, FirstPlayerDrawn, LeadersDrawn, TurnStarted
+from referee.games.tribu.events import (
+    ChallengeDealt,
+    LeadersDrawn,
+    TribuFirstPlayerDrawn,
+    TurnStarted,
+)
 from referee.games.tribu.options import Options
 from referee.games.tribu.stages import Stage, stage
 from referee.kernel import Chance, RuleViolation, Table
@@ -27,7 +32,7 @@ def test_the_opening_is_re_derived_from_the_seed(seats: int) -> None:
     hands = tuple(tuple(order[(s - first) % seats : 5 * seats : seats]) for s in range(seats))
     assert events == [
         LeadersDrawn(leaders=leaders),
-        FirstPlayerDrawn(seat=first),
+        TribuFirstPlayerDrawn(seat=first),
         ChallengeDealt(
             challenge=1,
             first_player=first,
