@@ -41,6 +41,7 @@ def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) 
     components: dict[str, Any] = result.get("components", {}).get("schemas", {})
     _forbid_unknown_fields(components, list(structs))
     _base64_bytes(components, list(structs))
+    _nullable_bounds(components, list(structs))
     for node in _nodes(result):
         _add_discriminator(node, components)
         _integral_bounds(node)
@@ -128,6 +129,30 @@ def _bytes_fields(cls: type[msgspec.Struct]) -> list[str]:
             msgspec.inspect.BytesType,
         )
     ]
+
+
+# -- bounds of optional values -----------------------------------------------------------------
+
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def _nullable_bounds(components: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:
+    """Litestar drops the bounds of an optional value (`Annotated[int, Meta(le=4)] | None`),
+    so the document would accept what the server refuses: copy them from msgspec's own schema
+    of the Struct, member by member of the union, matched by type."""
+    names = [cls.__name__ for cls in structs]
+    for cls in structs:
+        schema = components.get(cls.__name__)
+        if schema is None or names.count(cls.__name__) != 1:
+            continue
+        _, own = msgspec.json.schema_components([cls], ref_template="{name}")
+        truth = own.get(cls.__name__, {}).get("properties", {})
+        for name, prop in schema.get("properties", {}).items():
+            members = truth.get(name, {}).get("anyOf", ())
+            for option in prop.get("oneOf", ()):
+                for member in members:
+                    if option.get("type") is not None and option.get("type") == member.get("type"):
+                        option.update({key: member[key] for key in BOUNDS if key in member})
 
 
 def structs_of(types: Iterable[Any]) -> list[type[msgspec.Struct]]:
