@@ -46,6 +46,7 @@ class Spec:
     kind: str
     seats: int
     options: dict[str, Any] = field(default_factory=dict)
+    by_kind: bool = False  # the player draws a kind of command first (recorder.Player)
 
     @property
     def path(self) -> Path:
@@ -58,6 +59,8 @@ SPECS = [
     Spec("coyote-5-feathers-2", "coyote", 5, {"feathers": 2}),
     Spec("coyote-6-shaman-feathers-1", "coyote", 6, {"shaman": True, "feathers": 1}),
     Spec("coyote-3-shaman-feathers-4", "coyote", 3, {"shaman": True, "feathers": 4}),
+    Spec("tribu-2", "tribu", 2, by_kind=True),
+    Spec("tribu-4", "tribu", 4, by_kind=True),
 ]
 
 
@@ -96,7 +99,7 @@ def record(spec: Spec, registry: Registry = REGISTRY) -> Bundle:
         seed=hashlib.sha256(f"corpus seed {spec.name}".encode()).digest(),
         entropy=f"corpus {spec.name}",
     )
-    play_out(recorder, Player(spec.name))
+    play_out(recorder, Player(spec.name, spec.by_kind), max_commands=20_000)
     return recorder.bundle()
 
 

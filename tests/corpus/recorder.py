@@ -129,16 +129,23 @@ class Player:
     of the player's name): the same name plays the same game, forever.
 
     The first legal command (by the games' convention an answer, e.g. a challenge) comes up a
-    third of the time, which keeps games short; otherwise any legal command, uniformly.
+    third of the time, which keeps games short; otherwise any legal command, uniformly. A player
+    `by_kind` draws a kind of command first, then one of that kind: in a game where most legal
+    commands mark time (Tribù's discards and swaps), it gets to the end in fewer moves.
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, by_kind: bool = False) -> None:
         self._chance = Chance(hashlib.sha256(f"corpus player {name}".encode()).digest())
+        self._by_kind = by_kind
 
     def choose(self, table: Table) -> tuple[Seat, msgspec.Struct]:
         seat = sorted(table.to_act())[self._chance.uniform(len(table.to_act()))]
         legal = table.game.legal_commands(table.state, seat)
-        if self._chance.uniform(3) == 0:
+        if self._by_kind:
+            kinds = sorted({tag_of(command) for command in legal})
+            kind = kinds[self._chance.uniform(len(kinds))]
+            legal = [command for command in legal if tag_of(command) == kind]
+        elif self._chance.uniform(3) == 0:
             return seat, legal[0]
         return seat, legal[self._chance.uniform(len(legal))]
 
