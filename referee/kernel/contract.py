@@ -43,6 +43,30 @@ class RuleViolation(Exception):
         self.message = message
 
 
+class Refusals:
+    """The refusals of one kind of game: `Refusals("tribu")("double", "...")` is the
+    RuleViolation with rule id `tribu.double`. A game's `checks.py` holds one."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __call__(self, rule: str, message: str) -> RuleViolation:
+        return RuleViolation(f"{self.kind}.{rule}", message)
+
+
+def raise_if(found: RuleViolation | None) -> None:
+    """Raise a refusal found by a `*_refusal` check (None: the rules accept)."""
+    if found is not None:
+        raise found
+
+
+def impossible_if(found: RuleViolation | None) -> None:
+    """For `evolve`: an event the rules refuse could not have happened; a stream that holds
+    one was not recorded by a referee (ValueError, as for any event that cannot apply)."""
+    if found is not None:
+        raise ValueError(f"an event the rules refuse: {found.message}")
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """Where a game stands: finished or not, and if finished who won and how."""
 
@@ -57,16 +81,41 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
     """What the kernel needs from a game. See the module docstring for the conventions."""
 
-    kind: str
-    title: str
-    version: str  # the rules version; recorded games replay under the version they were played
-    min_seats: int
-    max_seats: int
-    seat_counts: tuple[int, ...]  # every number of players the game allows, ascending
-    options_type: type[OptionsT]
-    command_type: Any  # the union of the game's command Structs
-    event_type: Any  # the union of the game's event Structs
-    view_type: Any  # the Struct (or union) that `view` returns
+    # What a game is: read-only, as the registry and the API only ever read them.
+    @property
+    def kind(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def version(self) -> str:
+        """The rules version; recorded games replay under the version they were played."""
+        ...
+
+    @property
+    def min_seats(self) -> int: ...
+    @property
+    def max_seats(self) -> int: ...
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """Every number of players the game allows, ascending."""
+        ...
+
+    @property
+    def options_type(self) -> type[OptionsT]: ...
+    @property
+    def command_type(self) -> Any:
+        """The union of the game's command Structs."""
+        ...
+
+    @property
+    def event_type(self) -> Any:
+        """The union of the game's event Structs."""
+        ...
+
+    @property
+    def view_type(self) -> Any:
+        """The Struct (or union) that `view` returns."""
+        ...
 
     def validate_options(self, options: OptionsT, seats: int) -> None:
         """Raise RuleViolation when the options do not fit together or with the seat count."""

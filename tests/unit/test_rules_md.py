@@ -22,7 +22,7 @@ TEST = re.compile(r"\b(test_[a-z0-9_]+)(?:\.py)?::([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def package_of(kind: str) -> str:
-    return type(REGISTRY[kind]).__module__.rsplit(".", 1)[0]
+    return REGISTRY[kind].command_events.__module__.rsplit(".", 1)[0]
 
 
 def rules_text(kind: str) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from referee.games import REGISTRY
+from referee.kernel.wiring import WiredGame
 
 # Each role's module, and what it must define itself (not import from elsewhere).
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -52,7 +53,8 @@ GAMES = list(REGISTRY)
 
 
 def package_of(game: Any) -> ModuleType:
-    module = type(game).__module__
+    """The package the game's rules come from: the one its `decide` is written in."""
+    module = game.command_events.__module__
     return importlib.import_module(module.rpartition(".")[0])
 
 
@@ -116,7 +118,10 @@ def test_game_is_defined_in_game_py(game: Any) -> None:
     game_module = importlib.import_module(f"{package.__name__}.game")
     assert "GAME" in defined_in(source_of(package, "game"))
     assert game_module.GAME is package.GAME is game
-    assert type(game).__module__ == game_module.__name__
+    assert isinstance(game, WiredGame), "game.py wires the package's functions, nothing more"
+    for name in ("opening", "command_events", "evolve", "legal_commands", "view", "outcome"):
+        module = getattr(game, name).__module__
+        assert module.startswith(f"{package.__name__}."), f"{name} comes from {module}"
 
 
 @pytest.mark.parametrize("role", [*REQUIRED, *OPTIONAL])

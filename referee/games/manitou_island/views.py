@@ -21,6 +21,7 @@ from referee.games.manitou_island.data import (
     land_card,
 )
 from referee.games.manitou_island.events import (
+    Event,
     FirstPlayerDrawn,
     GameDealt,
     GameEnded,
@@ -46,9 +47,7 @@ from referee.games.manitou_island.state import (
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import Hex
 
-EventT = TypeVar(
-    "EventT", FirstPlayerDrawn, GameDealt, SpecialtyPlayed, LandPlayed, LandDrawn, GameEnded
-)
+EventT = TypeVar("EventT", bound=Event)
 
 
 class CardView(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.games.tribu.data import Card, Character
+from referee.games.tribu.options import Options
 from referee.kernel.contract import Seat
 
 # "setup": before the leaders and the first player are drawn; "dealing": a challenge is to be
@@ -87,7 +88,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-def initial_state(seats: int) -> State:
+def initial_state(options: Options, seats: int) -> State:
+    """Before the opening: no leader, no card dealt."""
     return State(seats=seats)
 
 

@@ -1,69 +1,41 @@
-"""Wind River behind the kernel's Game contract: wiring only."""
+"""Wind River behind the kernel's Game contract: wiring only (see referee/games/README.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from referee.games.wind_river import decide, flow, legal, scoring, setup, stages, views
+from referee.games.wind_river import (
+    decide,
+    flow,
+    legal,
+    options,
+    scoring,
+    setup,
+    stages,
+    state,
+    views,
+)
 from referee.games.wind_river.commands import Command
-from referee.games.wind_river.data import MAX_PLAYERS, MIN_PLAYERS
 from referee.games.wind_river.events import Event
 from referee.games.wind_river.evolve import evolve
-from referee.games.wind_river.options import Options, validate
-from referee.games.wind_river.state import State, initial_state
-from referee.kernel.chance import Chance
-from referee.kernel.contract import Outcome, Seat
-from referee.kernel.flow import then_advance
+from referee.kernel.wiring import WiredGame
 
-KIND = "wind-river"
-VERSION = "1"
-
-
-class WindRiver:
-    kind = KIND
-    title = "Wind River"
-    version = VERSION
-    min_seats = MIN_PLAYERS
-    max_seats = MAX_PLAYERS
-    seat_counts = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    options_type = Options
-    command_type = Command
-    event_type = Event
-    view_type = views.WindRiverView
-
-    def validate_options(self, options: Options, seats: int) -> None:
-        validate(options, seats)
-
-    def initial_state(self, options: Options, seats: int) -> State:
-        return initial_state(seats)
-
-    def setup(self, options: Options, seats: int, chance: Chance) -> list[Event]:
-        state = self.initial_state(options, seats)
-        return then_advance(
-            state, setup.setup(options, seats, chance), chance, evolve, flow.next_step
-        )
-
-    def decide(self, state: State, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-        events = decide.decide(state, seat, command, chance)
-        return then_advance(state, events, chance, evolve, flow.next_step)
-
-    def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
-
-    def to_act(self, state: State) -> frozenset[Seat]:
-        return stages.to_act(state)
-
-    def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
-        return legal.legal_commands(state, seat)
-
-    def view(self, state: State, seat: Seat | None) -> views.WindRiverView:
-        return views.view(state, seat)
-
-    def redact(self, event: Event, seat: Seat | None) -> Event:
-        return views.redact(event, seat)
-
-    def outcome(self, state: State) -> Outcome:
-        return scoring.outcome(state)
-
-
-GAME = WindRiver()
+GAME = WiredGame(
+    kind="wind-river",
+    title="Wind River",
+    version="1",
+    seat_counts=(3, 4),
+    options_type=options.Options,
+    command_type=Command,
+    event_type=Event,
+    view_type=views.WindRiverView,
+    validate_options=options.validate,
+    initial_state=state.initial_state,
+    opening=setup.setup,
+    command_events=decide.decide,
+    evolve=evolve,
+    next_step=flow.next_step,
+    to_act=stages.to_act,
+    legal_commands=legal.legal_commands,
+    view=views.view,
+    redact=views.redact,
+    outcome=scoring.outcome,
+)

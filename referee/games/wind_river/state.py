@@ -19,6 +19,7 @@ from referee.games.wind_river.board import (
     starting_buffalo,
 )
 from referee.games.wind_river.data import BUFFALO, STARTING_RESOURCES, TEEPEES_PER_PLAYER
+from referee.games.wind_river.options import Options
 from referee.kernel.contract import Seat
 
 # "setup": before the start player is drawn; "placing": the two placement rounds; "buffalo":
@@ -78,7 +79,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return self.placed // self.seats + 1
 
 
-def initial_state(seats: int) -> State:
+def initial_state(options: Options, seats: int) -> State:
+    """Before the opening: every teepee and resource in stock, the buffalo on their spaces."""
     return State(
         seats=seats,
         buffalo=starting_buffalo(seats),

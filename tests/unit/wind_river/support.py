@@ -75,7 +75,7 @@ def position(
     board = board_for(seats)
     assert all(space in board for space in (teepees or {})), "a teepee off the board"
     return msgspec.structs.replace(
-        initial_state(seats),
+        initial_state(Options(), seats),
         start_player=start_player,
         step="turn-over",
         placed=2 * seats,
