@@ -21,24 +21,16 @@ from referee.games.tribu.chains import (
 from referee.games.tribu.data import VASES, Card, Character, family
 from referee.games.tribu.deck import may_draw_from_discard, may_draw_from_pile
 from referee.games.tribu.state import Chain, State
-from referee.kernel.contract import RuleViolation, Seat
+from referee.kernel.contract import Refusals, RuleViolation, Seat
 from referee.kernel.piles import contains
 
 KIND = "tribu"
+refusal = Refusals(KIND)
 ACTIVATABLE = frozenset({"diorama", "evento", "protezione"})
-
-
-def refusal(rule: str, message: str) -> RuleViolation:
-    return RuleViolation(f"{KIND}.{rule}", message)
 
 
 def refuse(rule: str, message: str) -> NoReturn:
     raise refusal(rule, message)
-
-
-def raise_if(found: RuleViolation | None) -> None:
-    if found is not None:
-        raise found
 
 
 def name(card: str) -> str:

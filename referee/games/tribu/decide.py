@@ -18,7 +18,6 @@ from referee.games.tribu.checks import (
     discard_three_refusal,
     draw_refusal,
     in_hand_refusal,
-    raise_if,
     refuse,
     steal_refusal,
     swap_refusal,
@@ -63,7 +62,7 @@ from referee.games.tribu.evolve import evolve
 from referee.games.tribu.stages import Stage, stage
 from referee.games.tribu.state import State
 from referee.kernel.chance import Chance
-from referee.kernel.contract import Seat
+from referee.kernel.contract import Seat, raise_if
 from referee.kernel.piles import shuffled
 
 AFTER_A_DRAW = (Discard, PlaceTribe, PlaceDiorama, Activate, DrawThree, Block, Steal)

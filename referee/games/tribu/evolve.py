@@ -69,7 +69,7 @@ from referee.games.tribu.state import (
     with_chain,
     with_player,
 )
-from referee.kernel.contract import RuleViolation, Seat
+from referee.kernel.contract import Seat, impossible_if
 from referee.kernel.piles import without
 
 
@@ -363,7 +363,7 @@ def guard(state: State, event: Event) -> None:
         case Defended() | DefencePassed():
             _players_turn(state, event.seat, Stage.DEFENCE)
             if isinstance(event, Defended):
-                _allowed(defend_refusal(state, event.seat, event.active))
+                impossible_if(defend_refusal(state, event.seat, event.active))
         case _:
             _command_guard(state, event)
 
@@ -378,49 +378,46 @@ def _command_guard(state: State, event: Event) -> None:
         case CardDrawn():
             _players_turn(state, event.seat, Stage.START_OF_TURN, Stage.DISCARDING)
             if event.source == "discard-pile":
-                _allowed(draw_refusal(state, event.source))
+                impossible_if(draw_refusal(state, event.source))
         case CardDiscarded():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
         case TribePlaced():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
-            _allowed(tribe_refusal(state, event.seat, event.card))
+            impossible_if(tribe_refusal(state, event.seat, event.card))
         case DioramaPlaced():
             if event.active is None:
                 _players_turn(state, event.seat, *AFTER_A_DRAW)
-                _allowed(diorama_refusal(state, event.seat, event.card, event.chain))
+                impossible_if(diorama_refusal(state, event.seat, event.card, event.chain))
             else:
                 _players_turn(state, event.seat, Stage.START_OF_TURN)
-                _allowed(continue_refusal(state, event.seat, event.active, event.chain))
+                impossible_if(continue_refusal(state, event.seat, event.active, event.chain))
         case CardActivated():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
-            _allowed(activate_refusal(state, event.seat, _shown(event.card), event.chain))
+            impossible_if(activate_refusal(state, event.seat, _shown(event.card), event.chain))
         case ActiveSwapped():
             _players_turn(state, event.seat, Stage.AFTER_DRAW)
-            _allowed(swap_refusal(state, event.seat, event.chain, _shown(event.card)))
+            impossible_if(swap_refusal(state, event.seat, event.chain, _shown(event.card)))
         case AttackMade():
             _players_turn(state, event.seat, Stage.START_OF_TURN)
-            _allowed(attack_refusal(state, event.seat, event.active, event.target, event.chain))
+            impossible_if(
+                attack_refusal(state, event.seat, event.active, event.target, event.chain)
+            )
         case DrawThreePlayed():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
         case ThreeDiscarded():
             _players_turn(state, event.seat, Stage.DISCARDING)
-            _allowed(discard_three_refusal(state, event.seat, event.cards))
+            impossible_if(discard_three_refusal(state, event.seat, event.cards))
         case BlockPlayed():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
-            _allowed(block_refusal(state, event.seat, event.target))
+            impossible_if(block_refusal(state, event.seat, event.target))
         case StealPlayed():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
-            _allowed(steal_refusal(state, event.seat, event.target, event.chain, event.into))
+            impossible_if(steal_refusal(state, event.seat, event.target, event.chain, event.into))
 
 
 def _players_turn(state: State, seat: Seat, *stages: Stage) -> None:
     if stage(state) not in stages or seat not in to_act(state):
         raise ValueError(f"seat {seat} cannot act so at the stage {stage(state).value!r}")
-
-
-def _allowed(refusal: RuleViolation | None) -> None:
-    if refusal is not None:
-        raise ValueError(f"an event the rules refuse: {refusal.message}")
 
 
 def _expected(event: Event, *expected: Event) -> None:

@@ -12,23 +12,15 @@ from referee.games.wind_river.board import LIGHTER_LANE, Space, Target, index
 from referee.games.wind_river.data import ENTRY_FEE, INSERT_COST, MAX_BUFFALO_PER_SPACE
 from referee.games.wind_river.state import State, board_of
 from referee.games.wind_river.supply import affordable, unfed
-from referee.kernel.contract import RuleViolation, Seat
+from referee.kernel.contract import Refusals, RuleViolation, Seat
 from referee.kernel.piles import contains
 
 KIND = "wind-river"
-
-
-def refusal(rule: str, message: str) -> RuleViolation:
-    return RuleViolation(f"{KIND}.{rule}", message)
+refusal = Refusals(KIND)
 
 
 def refuse(rule: str, message: str) -> NoReturn:
     raise refusal(rule, message)
-
-
-def raise_if(found: RuleViolation | None) -> None:
-    if found is not None:
-        raise found
 
 
 def describe(target: Target) -> str:

@@ -12,7 +12,6 @@ from referee.games.wind_river.checks import (
     buffalo_move_refusal,
     insert_refusal,
     placement_refusal,
-    raise_if,
     refuse,
     send_back_refusal,
     teepee_move_refusal,
@@ -41,7 +40,7 @@ from referee.games.wind_river.stages import Stage, stage
 from referee.games.wind_river.state import State
 from referee.games.wind_river.supply import affordable, earnings, entry_payers, unfed
 from referee.kernel.chance import Chance
-from referee.kernel.contract import Seat
+from referee.kernel.contract import Seat, raise_if
 
 ADMITS: dict[Stage, tuple[type, ...]] = {
     Stage.PLACING: (PlaceTeepee,),

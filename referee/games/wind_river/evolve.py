@@ -41,7 +41,7 @@ from referee.games.wind_river.events import (
 from referee.games.wind_river.scoring import game_ended
 from referee.games.wind_river.state import State, Step, board_of
 from referee.games.wind_river.supply import affordable, earnings, entry_payers, unfed
-from referee.kernel.contract import RuleViolation, Seat
+from referee.kernel.contract import Seat, impossible_if
 from referee.kernel.seating import next_seat
 
 
@@ -68,7 +68,7 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, resources=resources, step="turn-over")
         case TeepeeInserted():
             _expect(state, "extra", event.seat)
-            _allowed(insert_refusal(state, event.seat, event.at))
+            impossible_if(insert_refusal(state, event.seat, event.at))
             if event.paid != INSERT_COST:
                 raise ValueError(f"inserting a teepee costs {INSERT_COST} resources")
             state = _pay(state, event.seat, event.paid)
@@ -93,14 +93,9 @@ def _expect(state: State, step: Step, seat: Seat) -> None:
         raise ValueError(f"seat {seat} cannot do this in step {state.step!r}")
 
 
-def _allowed(refusal: RuleViolation | None) -> None:
-    if refusal is not None:
-        raise ValueError(f"an event the rules refuse: {refusal.message}")
-
-
 def _teepee_placed(state: State, event: TeepeePlaced) -> State:
     _expect(state, "placing", event.seat)
-    _allowed(placement_refusal(state, event.at))
+    impossible_if(placement_refusal(state, event.at))
     if event.round != state.placement_round:
         raise ValueError(f"this is placement round {state.placement_round}")
     state = _teepee_from_stock(state, event.seat, event.at)
@@ -138,7 +133,7 @@ def _buffalo_moved(state: State, event: BuffaloMoved) -> State:
     _expect(state, "extra" if event.extra else "buffalo", event.seat)
     if not event.extra and state.moves_due < 1:
         raise ValueError("no buffalo move is owed")
-    _allowed(buffalo_move_refusal(state, event.from_, event.to, extra=event.extra))
+    impossible_if(buffalo_move_refusal(state, event.from_, event.to, extra=event.extra))
     source = index(event.from_)
     buffalo = _changed(state.buffalo, source, -1, "buffalo")
     moved, gone = state.moved, state.buffalo_gone
@@ -161,7 +156,7 @@ def _teepees_supplied(state: State, event: TeepeesSupplied) -> State:
     hungry = len(unfed(state, event.seat))
     if (event.unfed, event.paid) != (hungry, affordable(state, event.seat, hungry)):
         raise ValueError("the supply is not what the board and the stock say")
-    _allowed(send_back_refusal(state, event.seat, event.sent_back))
+    impossible_if(send_back_refusal(state, event.seat, event.sent_back))
     state = _pay(state, event.seat, event.paid)
     for space in event.sent_back:
         state = _teepee_to(state, event.seat, space, -1)
@@ -171,7 +166,7 @@ def _teepees_supplied(state: State, event: TeepeesSupplied) -> State:
 
 def _teepee_moved(state: State, event: TeepeeMoved) -> State:
     _expect(state, "extra", event.seat)
-    _allowed(teepee_move_refusal(state, event.seat, event.from_, event.to))
+    impossible_if(teepee_move_refusal(state, event.seat, event.from_, event.to))
     if event.paid_by != entry_payers(state, event.seat, event.to):
         raise ValueError("those who pay to have a teepee enter are not the rules'")
     state = _teepee_to(state, event.seat, event.from_, -1)
