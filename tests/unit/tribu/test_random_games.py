@@ -44,9 +44,9 @@ from referee.games.tribu.events import (
     ChallengeDealt,
     ChallengeScored,
     DrawPileRebuilt,
-    FirstPlayerDrawn,
     LeadersDrawn,
     TribePlaced,
+    TribuFirstPlayerDrawn,
     TribuGameEnded,
     TurnStarted,
 )
@@ -315,7 +315,7 @@ class Tracker:
             case LeadersDrawn():
                 self.totals = [0] * self.seats
                 assert len(set(event.leaders)) == self.seats
-            case FirstPlayerDrawn():
+            case TribuFirstPlayerDrawn():
                 self.first_player = event.seat
             case ChallengeDealt():
                 if self.challenges:  # the next challenge: nobody has 100, fewer than ten so far
