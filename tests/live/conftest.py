@@ -7,26 +7,13 @@ second. Their logs are kept, to be searched for secrets.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import pytest
 
-STARTUP_PATIENCE = 60.0  # seconds for a server to answer ready; never a measured duration
-
-
-@dataclass
-class Server:
-    url: str
-    log: Path
-    process: subprocess.Popen[bytes]
+from tests.servers import Server, start_server, stop_server
 
 
 @dataclass
@@ -58,69 +45,28 @@ async def messages(response: httpx.Response) -> AsyncIterator[Message]:
                 setattr(message, name, value)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def start_server(
-    database_url: str, log: Path, heartbeat_seconds: float, grace_seconds: float = 10
-) -> Server:
-    port = free_port()
-    env = {
-        **os.environ,
-        "REFEREE_DATABASE_URL": database_url,
-        "REFEREE_SSE_HEARTBEAT_SECONDS": str(heartbeat_seconds),
-        "REFEREE_SHUTDOWN_GRACE_SECONDS": str(grace_seconds),
-        "REFEREE_LOG_LEVEL": "DEBUG",
-    }
-    referee = Path(sys.executable).parent / "referee"
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [str(referee), "serve", "--port", str(port)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=log.parent,
-        )
-    server = Server(f"http://127.0.0.1:{port}", log, process)
-    wait_until_ready(server)
-    return server
-
-
-def wait_until_ready(server: Server) -> None:
-    deadline = time.monotonic() + STARTUP_PATIENCE
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            pytest.fail(f"the server exited:\n{server.log.read_text()}")
-        try:
-            if httpx.get(f"{server.url}/health/ready").status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    pytest.fail(f"the server did not become ready:\n{server.log.read_text()}")
-
-
-def stop_server(server: Server) -> None:
-    server.process.terminate()
-    try:
-        server.process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait()
-
-
 @pytest.fixture(scope="session")
 def servers(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Server]]:
     """[writer, reader]."""
     directory = tmp_path_factory.mktemp("servers")
     started: list[Server] = []
     try:
-        started.append(start_server(database_url, directory / "writer.log", 0.5))
-        started.append(start_server(database_url, directory / "reader.log", 3600))
+        started.append(
+            start_server(
+                database_url,
+                directory / "writer.log",
+                sse_heartbeat_seconds=0.5,
+                shutdown_grace_seconds=10,
+            )
+        )
+        started.append(
+            start_server(
+                database_url,
+                directory / "reader.log",
+                sse_heartbeat_seconds=3600,
+                shutdown_grace_seconds=10,
+            )
+        )
         yield started
     finally:
         for server in started:

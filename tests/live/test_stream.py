@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 
 from tests.api.helpers import Game, create_game, detail, play
-from tests.live.conftest import Message, Server, messages, start_server
+from tests.live.conftest import Message, messages
+from tests.servers import Server, start_server
 
 PATIENCE = 60.0  # seconds before a test gives up; never a measured duration
 SEED = "a1" * 32
@@ -144,7 +145,7 @@ async def test_a_server_with_open_streams_still_stops(
     """Streams never end by themselves: a stop signal cuts them after a grace period, and their
     clients resume on another process with Last-Event-ID."""
     log = tmp_path / "stopping.log"
-    server = start_server(database_url, log, heartbeat_seconds=3600, grace_seconds=1)
+    server = start_server(database_url, log, sse_heartbeat_seconds=3600, shutdown_grace_seconds=1)
     game = await create_game(writer, seats=3)
     url = f"{server.url}{game.url}/events/stream"
     async with httpx.AsyncClient(timeout=None) as client, client.stream("GET", url) as response:

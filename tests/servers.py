@@ -1,0 +1,78 @@
+"""Real `referee serve` processes for tests: started on the test run's database with chosen
+settings, waited for until ready, stopped at the end. Their logs are kept, to be searched."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+STARTUP_PATIENCE = 60.0  # seconds for a server to answer ready; never a measured duration
+
+
+@dataclass
+class Server:
+    url: str
+    log: Path
+    process: subprocess.Popen[bytes]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(database_url: str, log: Path, **settings: object) -> Server:
+    """A server on a free port; `settings` are `REFEREE_*` variables by their lower-case name
+    (`sse_heartbeat_seconds=0.5` sets REFEREE_SSE_HEARTBEAT_SECONDS)."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "REFEREE_DATABASE_URL": database_url,
+        "REFEREE_LOG_LEVEL": "DEBUG",
+        **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
+    }
+    referee = Path(sys.executable).parent / "referee"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [str(referee), "serve", "--port", str(port)],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=log.parent,
+        )
+    server = Server(f"http://127.0.0.1:{port}", log, process)
+    wait_until_ready(server)
+    return server
+
+
+def wait_until_ready(server: Server) -> None:
+    deadline = time.monotonic() + STARTUP_PATIENCE
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"the server exited:\n{server.log.read_text()}")
+        try:
+            if httpx.get(f"{server.url}/health/ready").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    pytest.fail(f"the server did not become ready:\n{server.log.read_text()}")
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
