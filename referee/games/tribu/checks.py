@@ -115,10 +115,12 @@ def target_refusal(
 
 
 def draw_refusal(state: State, source: str) -> RuleViolation | None:
+    if source not in ("draw-pile", "discard-pile"):
+        return refusal("no-such-pile", "Draw from the draw-pile or the discard-pile.")
     if source == "discard-pile" and not may_draw_from_discard(state):
         return refusal(
             "discard-top-not-diorama",
-            "A card is taken from the discard pile only when its top card is a Diorama.",
+            "A card is taken from the discard pile only when its top card is a discarded Diorama.",
         )
     if source == "draw-pile" and not may_draw_from_pile(state):
         return refusal(
@@ -145,6 +147,12 @@ def diorama_refusal(
     chain = own_chain(state, seat, character)
     if isinstance(chain, RuleViolation):
         return chain
+    if card == state.returned and state.players[seat].hand.count(card) == 1:
+        return refusal(
+            "returned-card",
+            "The card taken back from active cannot be placed in the turn you drew: "
+            "a player who draws uses no active card.",
+        )
     return fit_refusal(card, chain)
 
 

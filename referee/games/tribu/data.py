@@ -124,9 +124,10 @@ LEADER_MAGICAL_BONUS = 20  # instead of 10, with the player's leader's character
 COMPLETE_CHAINS_TO_CLOSE: Mapping[int, int] = {2: 4, 3: 4, 4: 3}
 MAX_REBUILDS = 5  # TR-8: the fifth rebuild of the draw pile ends the challenge
 MAX_CHALLENGES = 10  # TR-8
-# Our ruling TR-R1: a challenge also ends, as if the Diorama cards had run out, at the end of
-# its 500th turn (play that never empties the draw pile is never stopped by TR-8's rebuilds).
-TURN_LIMIT = 500
+# Our ruling TR-R1: a challenge also ends, as if the Diorama cards had run out, at the end of a
+# turn that makes this many turns in a row without a card drawn from the draw pile (play that
+# never empties the draw pile is never stopped by TR-8's rebuilds).
+QUIET_TURNS_LIMIT = 20
 
 
 def family(card: Card) -> Family:

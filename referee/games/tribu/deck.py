@@ -13,8 +13,9 @@ def may_draw_from_pile(state: State) -> bool:
 
 
 def may_draw_from_discard(state: State) -> bool:
-    """Only a Diorama card may be taken from the discard pile, from its top."""
-    return bool(state.discard) and family(state.discard[0]) == "diorama"
+    """Only a Diorama card may be taken from the discard pile, from its top, and only one that
+    was discarded there (TR-R13): a card put under the pile is not, even once it is on top."""
+    return state.discarded > 0 and family(state.discard[0]) == "diorama"
 
 
 def dioramas_left(state: State) -> bool:

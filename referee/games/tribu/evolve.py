@@ -26,7 +26,8 @@ from referee.games.tribu.checks import (
     swap_refusal,
     tribe_refusal,
 )
-from referee.games.tribu.data import DECK, HAND_SIZE, LEADERS, Card, Character, family
+from referee.games.tribu.data import DECK, DRAW_THREE, HAND_SIZE, LEADERS, Card, Character, family
+from referee.games.tribu.deck import may_draw_from_pile
 from referee.games.tribu.events import (
     ActiveSwapped,
     AttackMade,
@@ -58,6 +59,7 @@ from referee.games.tribu.flow import (
     end_of_turn,
     game_over,
     next_first_player,
+    quiet_turns_after,
     resolved,
 )
 from referee.games.tribu.stages import Stage, stage, to_act
@@ -88,7 +90,16 @@ def apply(state: State, event: Event) -> State:
             return _challenge_dealt(state, event)
         case TurnStarted():
             state = _not_fresh(state, event.seat)
-            return replace(state, current=event.seat, turn=event.turn, step="choosing")
+            quiet = quiet_turns_after(state) if event.turn > 1 else 0
+            return replace(
+                state,
+                current=event.seat,
+                turn=event.turn,
+                step="choosing",
+                quiet_turns=quiet,
+                drew_from_pile=False,
+                returned=None,
+            )
         case TurnSkippedByBlock():
             state = with_player(state, event.seat, blocked=False)
             return replace(state, played=(*state.played, "block"), step="turn-over")
@@ -98,7 +109,8 @@ def apply(state: State, event: Event) -> State:
             return _drawn(state, event)
         case CardDiscarded():
             state = _from_hand(state, event.seat, (event.card,))
-            return replace(state, discard=(event.card, *state.discard), step="turn-over")
+            pile = (event.card, *state.discard)
+            return replace(state, discard=pile, discarded=state.discarded + 1, step="turn-over")
         case TribePlaced():
             state = _from_hand(state, event.seat, (event.card,))
             chains = (*state.players[event.seat].chains, Chain(character=event.card))
@@ -125,7 +137,10 @@ def apply(state: State, event: Event) -> State:
         case ThreeDiscarded():
             state = _from_hand(state, event.seat, event.cards)
             pile = (*reversed(event.cards), *state.discard)  # the last one discarded on top
-            return replace(state, discard=pile, discards_due=0, step="turn-over")
+            discarded = state.discarded + len(event.cards)
+            return replace(
+                state, discard=pile, discarded=discarded, discards_due=0, step="turn-over"
+            )
         case BlockPlayed():
             state = _from_hand(state, event.seat, ("block",))
             return replace(with_player(state, event.target, blocked=True), step="turn-over")
@@ -217,6 +232,11 @@ def _challenge_dealt(state: State, event: ChallengeDealt) -> State:
         rebuilds=0,
         attack=None,
         discards_due=0,
+        discarded=0,
+        rebuilding=False,
+        returned=None,
+        drew_from_pile=False,
+        quiet_turns=0,
     )
 
 
@@ -229,7 +249,14 @@ def _rebuilt(state: State, event: DrawPileRebuilt) -> State:
     order = event.order
     if state.draw_pile or order is None or Counter(order) != Counter(state.discard[1:]):
         raise ValueError("a rebuild shuffles the discard pile but its top into an empty pile")
-    return replace(state, draw_pile=order, discard=state.discard[:1], rebuilds=event.rebuild)
+    return replace(
+        state,
+        draw_pile=order,
+        discard=state.discard[:1],
+        discarded=min(state.discarded, 1),
+        rebuilds=event.rebuild,
+        rebuilding=True,
+    )
 
 
 def _drawn(state: State, event: CardDrawn) -> State:
@@ -238,9 +265,9 @@ def _drawn(state: State, event: CardDrawn) -> State:
     if not pile or pile[0] != card:
         raise ValueError(f"{card} is not the top of the {event.source}")
     if event.source == "draw-pile":
-        state = replace(state, draw_pile=pile[1:])
+        state = replace(state, draw_pile=pile[1:], drew_from_pile=True, rebuilding=False)
     else:
-        state = replace(state, discard=pile[1:])
+        state = replace(state, discard=pile[1:], discarded=state.discarded - 1)
     hand = (*state.players[event.seat].hand, card)
     state = with_player(state, event.seat, hand=hand)
     if state.step == "discarding":
@@ -285,7 +312,7 @@ def _swapped(state: State, event: ActiveSwapped) -> State:
     state = _from_hand(state, event.seat, (card,))
     state = _set_active(state, event.seat, event.chain, returned, card)
     hand = (*state.players[event.seat].hand, returned)
-    return replace(with_player(state, event.seat, hand=hand), step="swapped")
+    return replace(with_player(state, event.seat, hand=hand), step="swapped", returned=returned)
 
 
 def _resolved(state: State, event: AttackResolved) -> State:
@@ -327,6 +354,8 @@ AFTER_A_DRAW = (Stage.AFTER_DRAW, Stage.AFTER_SWAP)
 
 def guard(state: State, event: Event) -> None:
     """Refuse `event` unless the game, as it stands, could have produced it."""
+    if state.rebuilding and not (isinstance(event, CardDrawn) and event.source == "draw-pile"):
+        raise ValueError("a rebuilt draw pile is rebuilt for a draw, which follows at once")
     match event:
         case LeadersDrawn():
             leaders = set(event.leaders)
@@ -339,8 +368,12 @@ def guard(state: State, event: Event) -> None:
             if (
                 stage(state) is not Stage.DEALING
                 or game_over(state) is not None
-                or (event.challenge, event.first_player)
-                != (state.challenge + 1, next_first_player(state))
+                or (event.challenge, event.first_player, event.draw_pile_size)
+                != (
+                    state.challenge + 1,
+                    next_first_player(state),
+                    len(DECK) - HAND_SIZE * state.seats,
+                )
             ):
                 raise ValueError("a challenge is dealt in turn, by the next first player")
         case TribuGameEnded():
@@ -373,12 +406,20 @@ def _command_guard(state: State, event: Event) -> None:
     match event:
         case DrawPileRebuilt():
             _players_turn(state, state.current, Stage.START_OF_TURN, Stage.DISCARDING)
-            if event.rebuild != state.rebuilds + 1:
-                raise ValueError("rebuilds are counted one by one")
+            if (
+                event.rebuild != state.rebuilds + 1
+                or len(state.discard) < 2
+                or event.order is None
+                or event.size != len(event.order)
+            ):
+                raise ValueError("a rebuild takes a discard pile of two cards or more, counted")
         case CardDrawn():
             _players_turn(state, event.seat, Stage.START_OF_TURN, Stage.DISCARDING)
-            if event.source == "discard-pile":
-                impossible_if(draw_refusal(state, event.source))
+            if stage(state) is Stage.DISCARDING and (
+                event.source != "draw-pile" or state.discards_due >= DRAW_THREE
+            ):
+                raise ValueError("Take 3 takes three cards, from the draw pile only")
+            impossible_if(draw_refusal(state, event.source))
         case CardDiscarded():
             _players_turn(state, event.seat, *AFTER_A_DRAW)
         case TribePlaced():
@@ -406,6 +447,8 @@ def _command_guard(state: State, event: Event) -> None:
             _players_turn(state, event.seat, *AFTER_A_DRAW)
         case ThreeDiscarded():
             _players_turn(state, event.seat, Stage.DISCARDING)
+            if state.discards_due < DRAW_THREE and may_draw_from_pile(state):
+                raise ValueError("Take 3 discards once three are drawn, or none is left")
             impossible_if(discard_three_refusal(state, event.seat, event.cards))
         case BlockPlayed():
             _players_turn(state, event.seat, *AFTER_A_DRAW)

@@ -13,7 +13,7 @@ from referee.games.tribu.data import (
     HAND_SIZE,
     MAX_CHALLENGES,
     MAX_REBUILDS,
-    TURN_LIMIT,
+    QUIET_TURNS_LIMIT,
     WINNING_SPHERES,
     Card,
 )
@@ -150,6 +150,11 @@ def end_of_turn(state: State) -> list[Event]:
     return [TurnStarted(seat=following, turn=state.turn + 1)]
 
 
+def quiet_turns_after(state: State) -> int:
+    """Turns in a row without a draw from the draw pile, this one included (TR-R1)."""
+    return 0 if state.drew_from_pile else state.quiet_turns + 1
+
+
 def challenge_end(state: State) -> tuple[EndReason | None, Seat | None]:
     seat = state.current
     complete = sum(is_complete(chain) for chain in state.players[seat].chains)
@@ -159,6 +164,6 @@ def challenge_end(state: State) -> tuple[EndReason | None, Seat | None]:
         return "no-diorama", None
     if state.rebuilds >= MAX_REBUILDS:
         return "rebuilds", None
-    if state.turn >= TURN_LIMIT:
-        return "turn-limit", None
+    if quiet_turns_after(state) >= QUIET_TURNS_LIMIT:
+        return "no-progress", None
     return None, None

@@ -29,7 +29,7 @@ Step = Literal[
     "turn-over",
     "over",
 ]
-EndReason = Literal["complete-chains", "no-diorama", "rebuilds", "turn-limit"]
+EndReason = Literal["complete-chains", "no-diorama", "rebuilds", "no-progress"]
 
 
 class Chain(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,11 +71,16 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     turn: int = 0  # turns begun in the current challenge
     draw_pile: tuple[Card, ...] = ()  # top first
     discard: tuple[Card, ...] = ()  # top first
+    discarded: int = 0  # the discard pile's top cards that were discarded (TR-R13: takeable)
     played: tuple[Card, ...] = ()  # Azione cards played this challenge
     players: tuple[Player, ...] = ()
     rebuilds: int = 0  # of the draw pile, this challenge
     attack: PendingAttack | None = None
-    discards_due: int = 0  # Draw 3: cards still to discard
+    discards_due: int = 0  # Take 3: cards drawn, to discard as many
+    rebuilding: bool = False  # the draw pile was just rebuilt: a draw from it follows
+    returned: Card | None = None  # [F]: the card taken back from active this turn (TR-R14)
+    drew_from_pile: bool = False  # a card was drawn from the draw pile this turn
+    quiet_turns: int = 0  # turns in a row, before this one, without a draw from the draw pile
     finished: bool = False
 
     def player(self, seat: Seat) -> Player:

@@ -22,6 +22,7 @@ from referee.games.tribu.chains import (
     spheres_on_table,
 )
 from referee.games.tribu.data import Card, Character
+from referee.games.tribu.deck import may_draw_from_discard
 from referee.games.tribu.events import (
     ActiveSwapped,
     CardActivated,
@@ -89,6 +90,7 @@ class TribuView(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag
     draw_pile: tuple[Card, ...] | None  # its order: only once the game is over
     discard_size: int
     discard_top: Card | None
+    discard_top_takeable: bool  # a discarded Diorama (TR-R13)
     played: tuple[Card, ...]  # Azione cards played this challenge
     rebuilds: int  # of the draw pile, this challenge
     attack: TribuAttackView | None  # waiting for the defender's answer
@@ -115,6 +117,7 @@ def view(state: State, viewer: Seat | None) -> TribuView:
         draw_pile=state.draw_pile if everything else None,
         discard_size=len(state.discard),
         discard_top=state.discard[0] if state.discard else None,
+        discard_top_takeable=may_draw_from_discard(state),
         played=state.played,
         rebuilds=state.rebuilds,
         attack=attack_view(attack) if attack is not None and not attack.answered else None,

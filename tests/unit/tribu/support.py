@@ -130,6 +130,7 @@ def position(
         turn=turn,
         draw_pile=pile,
         discard=(*discard, *(under if rest_to == "discard" else ())),
+        discarded=len(discard),  # the named discard pile was discarded; what is left, put under
         played=(*played, *(under if rest_to == "played" else ())),
         players=players,
         rebuilds=rebuilds,

@@ -16,11 +16,14 @@ from referee.games.tribu.commands import (
 from referee.games.tribu.events import (
     AttackResolved,
     CardDrawn,
+    ChainEliminated,
+    LeaderRevealed,
     ThreeDiscarded,
     TurnSkippedByBlock,
     TurnStarted,
 )
 from referee.games.tribu.stages import Stage, stage
+from referee.games.tribu.state import Chain
 
 from .support import act, chain, chains_of, hand, legal, position, refused, state_of
 
@@ -121,3 +124,40 @@ def test_an_azione_card_may_be_discarded_instead() -> None:
     act(table, 0, Draw())
     act(table, 0, Discard(card="steal"))
     assert state_of(table).discard[0] == "steal" and state_of(table).played == ()
+
+
+def test_a_skipped_turn_counts_as_a_turn_for_lone_tribe_cards() -> None:
+    # TR-9: seat 1 placed a warrior in its last turn; blocked, its skipped turn still ends with
+    # the warrior alone: it goes. Its leader's lone card survives, and that reveals the leader.
+    placed = [Chain(character="warrior", fresh=True), Chain(character="hunter", fresh=True)]
+    table = position(
+        seats=3, hands={0: HAND}, chains={1: placed}, leaders=["shaman", "hunter", "elder"]
+    )
+    act(table, 0, Draw())
+    events = act(table, 0, Block(seat=1))
+    assert TurnSkippedByBlock(seat=1) in events
+    assert ChainEliminated(seat=1, chain="warrior", active=None, had_active=False) in events
+    assert LeaderRevealed(seat=1, leader="hunter") in events
+    assert chains_of(table, 1) == {"hunter": ()}
+
+
+def test_a_steal_may_give_a_lone_tribe_card_its_first_vase() -> None:
+    chains = {0: [chain("shaman")], 1: [chain("elder", "drum-red", "statue-blue")]}
+    table = position(hands={0: HAND}, chains=chains, leaders=["hunter", "elder"])
+    act(table, 0, Draw())
+    events = act(table, 0, Steal(seat=1, chain="elder", into="shaman"))
+    events += act(table, 1, PassDefence())
+    assert chains_of(table, 0) == {"shaman": ("statue-blue",)}  # not eliminated at the turn's end
+    assert not any(isinstance(e, ChainEliminated) for e in events)
+
+
+def test_a_multidiorama_may_be_stolen_and_the_victims_lone_card_then_goes() -> None:
+    chains = {0: [chain("shaman", "statue-red")], 1: [chain("warrior", "multidiorama")]}
+    table = position(hands={0: HAND}, chains=chains, leaders=["hunter", "elder"])
+    act(table, 0, Draw())
+    act(table, 0, Steal(seat=1, chain="warrior", into="shaman"))
+    act(table, 1, PassDefence())
+    assert chains_of(table, 0) == {"shaman": ("statue-red", "multidiorama")}
+    act(table, 1, Draw())
+    events = act(table, 1, Discard(card=state_of(table).players[1].hand[0]))
+    assert ChainEliminated(seat=1, chain="warrior", active=None, had_active=False) in events

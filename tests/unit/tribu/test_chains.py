@@ -95,17 +95,17 @@ def test_a_lone_tribe_card_survives_the_turn_it_is_placed_in() -> None:
 
 
 def test_alone_at_the_end_of_its_owners_next_turn_it_goes_with_its_active_card() -> None:
-    # Seat 0 (leader: shaman) placed a warrior in its last turn and activated a Steal beside
+    # Seat 0 (leader: shaman) placed a warrior in its last turn and activated a Wolf beside
     # it; still alone at the end of seat 0's next turn, it is eliminated: under the discard
     # pile, the Tribù card first, then its active card (TR-5, TR-11).
-    placed = Chain(character="warrior", active="steal", fresh=True)
+    placed = Chain(character="warrior", active="wolf", fresh=True)
     table = position(hands={0: HAND}, chains={0: [placed]}, current=1)
     play_a_discard_turn(table, 1, state_of(table).players[1].hand[0])
     assert chains_of(table, 0) == {"warrior": ()}
     events = play_a_discard_turn(table, 0, "flag-red")
-    assert ChainEliminated(seat=0, chain="warrior", active="steal", had_active=True) in events
+    assert ChainEliminated(seat=0, chain="warrior", active="wolf", had_active=True) in events
     assert chains_of(table, 0) == {}
-    assert state_of(table).discard[-2:] == ("warrior", "steal")
+    assert state_of(table).discard[-2:] == ("warrior", "wolf")
 
 
 def test_a_lone_tribe_card_that_gets_its_diorama_stays() -> None:

@@ -5,6 +5,8 @@ new challenges until someone reaches 100, or the tenth."""
 
 from __future__ import annotations
 
+import msgspec
+
 from referee.games import REGISTRY
 from referee.games.tribu.commands import Discard, Draw, PlaceDiorama
 from referee.games.tribu.events import ChallengeDealt, ChallengeScored, PlayerScore, TribuGameEnded
@@ -135,12 +137,48 @@ def test_the_game_ends_after_the_tenth_challenge() -> None:
     )
 
 
-def test_a_challenge_ends_at_the_end_of_its_five_hundredth_turn() -> None:
-    for turn, ends in ((499, False), (500, True)):
-        table = position(hands={0: ["wolf", "bison", "block", "steal", "draw-three"]}, turn=turn)
-        act(table, 0, Draw())
-        events = act(table, 0, Discard(card="wolf"))
+def test_twenty_turns_without_a_draw_from_the_draw_pile_end_the_challenge() -> None:
+    # TR-R1: the loop the rule text allows (take the discarded Diorama, discard it again).
+    table = position(hands={0: HAND_OF_FIVE, 1: OTHER_HAND}, discard=["drum-red"])
+    quiet = 0
+    while True:
+        seat = state_of(table).current
+        act(table, seat, Draw(source="discard-pile"))
+        events = act(table, seat, Discard(card="drum-red"))
+        quiet += 1
         scored = [e for e in events if isinstance(e, ChallengeScored)]
-        assert bool(scored) is ends
         if scored:
-            assert scored[0].reason == "turn-limit"
+            break
+        assert quiet < 20
+    assert quiet == 20 and scored[0].reason == "no-progress" and scored[0].closer is None
+    assert all(player.hostile == 0 for player in scored[0].players)
+
+
+def test_a_draw_from_the_draw_pile_starts_the_count_again() -> None:
+    hand = ["drum-blue", *HAND_OF_FIVE[1:]]
+    table = position(hands={0: hand, 1: OTHER_HAND}, discard=["drum-red"])
+    table.state = msgspec.structs.replace(state_of(table), quiet_turns=18)
+    act(table, 0, Draw())  # from the draw pile
+    act(table, 0, Discard(card="drum-blue"))
+    assert state_of(table).quiet_turns == 0
+    act(table, 1, Draw(source="discard-pile"))
+    events = act(table, 1, Discard(card="drum-blue"))
+    assert not any(isinstance(e, ChallengeScored) for e in events)
+    assert state_of(table).quiet_turns == 1
+
+
+HAND_OF_FIVE = ["wolf", "bison", "block", "steal", "draw-three"]
+
+
+def test_complete_chains_close_the_challenge_even_when_the_dioramas_run_out() -> None:
+    # TR-R11: both hold at the end of the turn; the player who completed the chains closes it.
+    table = position(
+        hands={0: ["canoe-blue", "bison", "steal", "draw-three", "block"], 1: OTHER_HAND},
+        chains={0: CLOSER_CHAINS},
+        draw_pile=["wolf"],
+        rest_to="played",
+    )
+    act(table, 0, Draw())
+    events = act(table, 0, PlaceDiorama(card="canoe-blue", chain="elder"))
+    scored = next(e for e in events if isinstance(e, ChallengeScored))
+    assert (scored.reason, scored.closer) == ("complete-chains", 0)

@@ -3,13 +3,14 @@ TR-10, TR-11)."""
 
 from __future__ import annotations
 
-from referee.games.tribu.commands import Discard, Draw
+from referee.games.tribu import GAME
+from referee.games.tribu.commands import Attack, Discard, Draw, PassDefence
 from referee.games.tribu.data import DECK
 from referee.games.tribu.events import CardDrawn, ChallengeScored, DrawPileRebuilt
 from referee.kernel import Chance
 from referee.kernel.piles import in_canonical_order
 
-from .support import GAME_ID, SEED, act, legal, position, refused, state_of
+from .support import GAME_ID, SEED, act, chain, legal, position, refused, state_of
 
 HAND = ["wolf", "bison", "block", "steal", "feathers-of-strength"]
 
@@ -66,3 +67,23 @@ def test_no_diorama_left_in_the_draw_and_discard_piles_ends_the_challenge() -> N
     events = act(table, 0, Discard(card="wolf"))
     scored = next(e for e in events if isinstance(e, ChallengeScored))
     assert scored.reason == "no-diorama" and scored.closer is None
+
+
+def test_a_card_put_under_the_pile_cannot_be_taken_even_on_top() -> None:
+    # TR-R13: the pile is empty; a Wolf's destroyed vase and the Wolf go under it, so the vase
+    # lies on top. Only discarded cards may be taken: it may not.
+    chains = {0: [chain("shaman", active="wolf")], 1: [chain("warrior", "horse-red")]}
+    table = position(hands={0: HAND}, chains=chains)
+    assert state_of(table).discard == ()
+    act(table, 0, Attack(active="shaman", seat=1, chain="warrior"))
+    act(table, 1, PassDefence())
+    assert state_of(table).discard == ("horse-red", "wolf")
+    assert Draw(source="discard-pile") not in legal(table, 1)
+    refused(table, 1, Draw(source="discard-pile"), "discard-top-not-diorama")
+    view = GAME.view(state_of(table), None)
+    assert view.discard_top == "horse-red" and not view.discard_top_takeable
+
+
+def test_an_unknown_pile_is_refused() -> None:
+    table = position(hands={0: HAND})
+    refused(table, 0, Draw(source="played-pile"), "no-such-pile")  # type: ignore[arg-type]

@@ -55,9 +55,10 @@ from referee.games.tribu.stages import Stage, stage
 from referee.games.tribu.state import Chain, Player, State
 from referee.kernel import Codec, Played, RuleViolation, Table
 
-# TR-8 and the turn limit bound a game: ten challenges of at most 500 turns, and a turn takes at
-# most four commands (draw, swap, Steal, the defender's answer). Random games take 1,000 to 3,000.
-MAX_COMMANDS = 10 * 500 * 4
+# TR-8 and TR-R1 bound a game: ten challenges; in each, at most about 600 draws from the draw pile
+# (five rebuilds) with fewer than twenty turns in a row without one. Random games take 1,000 to
+# 3,500 commands; this guard is far above them.
+MAX_COMMANDS = 50_000
 CODEC = Codec(GAME)
 
 # -- the house deck, from the rulings (TR-1), not from data.py ---------------------------------
@@ -71,7 +72,7 @@ AZIONI = frozenset({"draw-three", "block", "steal"})
 NOT_ACTIVATABLE = frozenset({*TRIBES, *AZIONI})
 HAND = 5
 CLOSING_CHAINS = {2: 4, 3: 4, 4: 3}  # complete chains that close a challenge
-WINNING, MAX_CHALLENGES, MAX_REBUILDS, TURN_LIMIT = 100, 10, 5, 500
+WINNING, MAX_CHALLENGES, MAX_REBUILDS, QUIET_TURNS = 100, 10, 5, 20
 MAGICAL_BONUS, LEADER_MAGICAL_BONUS = 10, 20
 
 
@@ -302,6 +303,8 @@ class Tracker:
     challenges: int = 0
     first_player: int = 0
     ended: TribuGameEnded | None = None
+    quiet: int = 0  # turns in a row before this one without a draw from the draw pile (TR-R1)
+    drew: bool = False  # a card was drawn from the draw pile in this turn
 
     def follow(self, events: Sequence[Any]) -> None:
         for event in events:
@@ -325,13 +328,17 @@ class Tracker:
                 assert event.challenge == self.challenges
                 assert event.first_player == self.first_player
                 self.placed_in_turn.clear()
+                self.quiet, self.drew = 0, False
+            case CardDrawn() if event.source == "draw-pile":
+                self.drew = True
             case TribePlaced():
                 self.placed_in_turn[event.seat, event.card] = before.turn
             case TurnStarted() if event.turn == 1:
                 assert event.seat == self.first_player
             case TurnStarted():
                 self.turn_ended(before)
-                assert not end_reasons(before), "the challenge should have ended"
+                assert not self.end_reasons(before), "the challenge should have ended"
+                self.quiet, self.drew = self.quiet_after(), False
                 assert event.seat == (before.current + 1) % self.seats, "clockwise"
                 assert event.turn == before.turn + 1
             case ChallengeScored():
@@ -351,9 +358,25 @@ class Tracker:
             if not chain.dioramas and placed < before.turn:
                 assert chain.character == player.leader, f"{chain} should be eliminated"
 
+    def quiet_after(self) -> int:
+        return 0 if self.drew else self.quiet + 1
+
+    def end_reasons(self, state: State) -> list[str]:
+        """Why the challenge ends at the end of this turn, if it does: the player to end it has
+        the complete chains that close it, no Diorama card is left in the piles, the draw pile
+        was rebuilt five times (TR-8), twenty turns in a row drew nothing from it (TR-R1)."""
+        complete = sum(is_complete(chain) for chain in state.players[state.current].chains)
+        holding = {
+            "complete-chains": complete >= CLOSING_CHAINS[state.seats],
+            "no-diorama": not any_diorama_in_piles(state),
+            "rebuilds": state.rebuilds >= MAX_REBUILDS,
+            "no-progress": self.quiet_after() >= QUIET_TURNS,
+        }
+        return [reason for reason, holds in holding.items() if holds]
+
     def scored(self, before: State, event: ChallengeScored) -> None:
         assert event.challenge == self.challenges
-        reasons = end_reasons(before)
+        reasons = self.end_reasons(before)
         assert event.reason in reasons
         if "complete-chains" in reasons:  # it closes the challenge; the other reasons count alike
             assert event.reason == "complete-chains"
@@ -387,20 +410,6 @@ class Tracker:
                 score,
                 self.totals[seat],
             ), count
-
-
-def end_reasons(state: State) -> list[str]:
-    """Why the challenge ends at the end of this turn, if it does: the player to end it has the
-    complete chains that close it, no Diorama card is left in the piles, the draw pile was
-    rebuilt five times (TR-8), the turn limit is reached."""
-    complete = sum(is_complete(chain) for chain in state.players[state.current].chains)
-    holding = {
-        "complete-chains": complete >= CLOSING_CHAINS[state.seats],
-        "no-diorama": not any_diorama_in_piles(state),
-        "rebuilds": state.rebuilds >= MAX_REBUILDS,
-        "turn-limit": state.turn >= TURN_LIMIT,
-    }
-    return [reason for reason, holds in holding.items() if holds]
 
 
 # -- play ---------------------------------------------------------------------------------------

@@ -137,3 +137,17 @@ def test_after_a_draw_no_active_card_may_be_used() -> None:
 def test_nobody_else_acts_and_only_the_player_to_act_has_commands() -> None:
     table = position(hands={0: HAND})
     assert table.to_act() == {0} and legal(table, 1) == []
+
+
+def test_the_card_taken_back_from_active_is_not_placed_in_the_same_turn() -> None:
+    # TR-R14: a player who draws uses no active card, not even by a swap and a placement.
+    chains = [chain("shaman", active="statue-red")]
+    table = position(hands={0: ["wolf", *HAND[2:], "horse-red"]}, chains={0: chains})
+    act(table, 0, Draw())
+    act(table, 0, SwapActive(chain="shaman", card="wolf"))
+    refused(table, 0, PlaceDiorama(card="statue-red", chain="shaman"), "returned-card")
+    assert PlaceDiorama(card="statue-red", chain="shaman") not in legal(table, 0)
+    twice = position(hands={0: ["wolf", "statue-red", *HAND[2:4]]}, chains={0: chains})
+    act(twice, 0, Draw())
+    act(twice, 0, SwapActive(chain="shaman", card="wolf"))
+    act(twice, 0, PlaceDiorama(card="statue-red", chain="shaman"))  # the copy from the hand
