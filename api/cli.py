@@ -84,8 +84,7 @@ def _serve(args: argparse.Namespace) -> int:
         with _database(settings) as database:
             if database.owner_url is not None:
                 _provision(database)
-            else:
-                _check_login(database.app_url, settings.pool_timeout)
+            _check_login(database.app_url, settings.pool_timeout)
             app = create_app(
                 dataclasses.replace(
                     settings, database_url=database.app_url, seed_keys=database.seed_keys
