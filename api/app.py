@@ -59,8 +59,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
 def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        if settings.database_url is None:
-            raise RuntimeError("the app needs a database URL (referee serve starts one)")
+        if settings.database_url is None or settings.seed_keys is None:
+            raise RuntimeError(
+                "the app needs a database URL and seed keys (referee serve provides them)"
+            )
         pool = create_pool(
             settings.database_url,
             min_size=settings.pool_min_size,
@@ -68,7 +70,7 @@ def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextMa
             timeout=settings.pool_timeout,
         )
         await pool.open(wait=False)
-        store = EventStore(pool)
+        store = EventStore(pool, settings.seed_keys)
         app.state.service = GameService(store, REGISTRY, TableCache(settings.table_cache_size))
         app.state.archive = Archive(store, REGISTRY)
         app.state.hub = EventHub(

@@ -1,7 +1,10 @@
 """The `referee` command line: serve the API, apply migrations, export the OpenAPI document.
 
 Without `REFEREE_DATABASE_URL`, `serve` and `migrate` start the embedded PostgreSQL in
-`REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root.
+`REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root. Migrations run as the
+owner (`REFEREE_MIGRATION_DATABASE_URL`, or the embedded database's `postgres`), the service as
+its own login (`REFEREE_DATABASE_URL`, or the embedded database's `referee_api`): see
+`api/config.py`.
 """
 
 from __future__ import annotations
@@ -14,14 +17,20 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import structlog
 
-from api.config import Settings
+from api.config import Settings, SettingsError
 from api.verify import cli as verify_cli
+from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys
+from eventstore.types import StoreError
 
 log = structlog.get_logger("api.cli")
+
+# What can stop `serve` or `migrate` before they begin: reported in one line, not a traceback.
+_SETUP_ERRORS = (StoreError, SealedSeedError, SeedKeyError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,14 +74,22 @@ def _serve(args: argparse.Namespace) -> int:
     from api.app import create_app
     from api.logging import configure_logging
 
-    settings = Settings.from_env()
+    settings = _settings()
+    if settings is None:
+        return 2
     configure_logging(settings.log_level)
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _stop)
     try:
-        with _database(settings) as url:
-            _apply_migrations(url)
-            app = create_app(dataclasses.replace(settings, database_url=url))
+        with _database(settings) as database:
+            if database.owner_url is not None:
+                _provision(database)
+            _check_login(database.app_url, settings.pool_timeout)
+            app = create_app(
+                dataclasses.replace(
+                    settings, database_url=database.app_url, seed_keys=database.seed_keys
+                )
+            )
             uvicorn.run(
                 app,
                 host=args.host,
@@ -89,6 +106,9 @@ def _serve(args: argparse.Namespace) -> int:
             )
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
+    except _SETUP_ERRORS as error:
+        print(f"referee serve: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -109,10 +129,23 @@ def _stop(signal_number: int, frame: object) -> None:
 def _migrate(args: argparse.Namespace) -> int:
     from api.logging import configure_logging
 
-    settings = Settings.from_env()
+    settings = _settings()
+    if settings is None:
+        return 2
     configure_logging(settings.log_level)
-    with _database(settings) as url:
-        _apply_migrations(url)
+    try:
+        with _database(settings) as database:
+            if database.owner_url is None:
+                print(
+                    "referee migrate: set REFEREE_MIGRATION_DATABASE_URL (the owner of the "
+                    "schema) beside REFEREE_DATABASE_URL (the service's login)",
+                    file=sys.stderr,
+                )
+                return 2
+            _provision(database)
+    except _SETUP_ERRORS as error:
+        print(f"referee migrate: {error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -136,27 +169,86 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _settings() -> Settings | None:
+    """The settings of the environment, or None once a bad one was reported in one line."""
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        print(f"referee: {error}", file=sys.stderr)
+        return None
+
+
+@dataclass(frozen=True)
+class _Database:
+    app_url: str  # the service's own login
+    owner_url: str | None  # the schema's owner, to migrate; None: migrations are not ours
+    seed_keys: SeedKeys
+    embedded: bool
+
+
 @contextmanager
-def _database(settings: Settings) -> Iterator[str]:
+def _database(settings: Settings) -> Iterator[_Database]:
     """The configured database, or the embedded one, started (or joined) for the duration."""
     if settings.database_url is not None:
-        yield settings.database_url
+        assert settings.seed_keys is not None  # Settings.from_env requires them with a URL
+        yield _Database(
+            settings.database_url, settings.migration_database_url, settings.seed_keys, False
+        )
         return
     from eventstore.embedded import start_embedded, stop_embedded
+    from eventstore.seeds import key_file
 
     log.info("starting embedded PostgreSQL", data_dir=str(settings.data_dir.resolve()))
-    url = start_embedded(settings.data_dir)
+    embedded = start_embedded(settings.data_dir)
     try:
-        yield url
+        keys = settings.seed_keys or key_file(embedded.seed_keys_file)
+        yield _Database(embedded.app_url, embedded.owner_url, keys, True)
     finally:
         stop_embedded(settings.data_dir)
 
 
-def _apply_migrations(url: str) -> None:
-    from eventstore.migrations import migrate
+def _provision(database: _Database) -> None:
+    """As the owner: migrate, make the service's login, seal every seed with the newest key."""
+    from eventstore.provision import provision
 
-    applied = asyncio.run(migrate(url))
-    log.info("migrations applied", versions=applied)
+    assert database.owner_url is not None
+    done = asyncio.run(
+        provision(
+            database.owner_url,
+            database.app_url,
+            database.seed_keys,
+            set_password=database.embedded,
+        )
+    )
+    log.info(
+        "migrations applied",
+        versions=done.applied,
+        login=done.login,
+        seed_key=database.seed_keys.current,
+        seeds_sealed=done.sealed.sealed_plain,
+        seeds_resealed=done.sealed.resealed,
+    )
+
+
+def _check_login(app_url: str, timeout: float) -> None:
+    """Refuse to serve as a login that may do more than the service needs. A database that
+    cannot be reached yet is not an error: the service starts, not ready."""
+    import psycopg
+
+    from eventstore.roles import check_login
+
+    async def check() -> None:
+        try:
+            conn = await psycopg.AsyncConnection.connect(
+                app_url, autocommit=True, connect_timeout=max(1, math.ceil(timeout))
+            )
+        except psycopg.OperationalError as error:
+            log.warning("database not reachable at start", error=str(error))
+            return
+        async with conn:
+            await check_login(conn)
+
+    asyncio.run(check())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,18 +1,49 @@
-"""Settings of the service, read from the environment (`REFEREE_*`)."""
+"""Settings of the service, read from the environment (`REFEREE_*`).
+
+Every setting is parsed and checked when the process starts, and has a safe default; a bad
+value raises SettingsError, whose message is one line naming the variable (`referee` prints it
+and exits with status 2).
+
+The database: `REFEREE_DATABASE_URL` is what the service logs in as (its own role, never the
+owner nor a superuser); `REFEREE_MIGRATION_DATABASE_URL` is the owner, used only to migrate
+(`referee migrate`, and `referee serve` when it is given). Without either, the embedded
+PostgreSQL in `REFEREE_DATA_DIR` is used, with both roles and their passwords made for it.
+
+The seed keys (`eventstore.seeds`): `REFEREE_SEED_KEYS` (`id:base64key` entries, the newest
+first) or `REFEREE_SEED_KEYS_FILE` (the same, one a line, in a file of mode 0600). With a
+database URL one of them is required; with the embedded database the default is a key file in
+the data directory, made on first start.
+"""
 
 from __future__ import annotations
 
+import logging
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+import psycopg
+
+from eventstore.seeds import SeedKeyError, SeedKeys, read_key_file
 
 DEFAULT_DATA_DIR = Path(".referee-data")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+T = TypeVar("T")
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message is one line that names it."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
-    database_url: str | None = None  # None: start the embedded PostgreSQL in `data_dir`
+    database_url: str | None = None  # the service's login; None: the embedded PostgreSQL
+    migration_database_url: str | None = None  # the owner, to migrate; None: do not migrate
+    seed_keys: SeedKeys | None = None  # None: the embedded database's key file
     data_dir: Path = DEFAULT_DATA_DIR
     max_body_bytes: int = 64 * 1024
     pool_min_size: int = 1
@@ -25,18 +56,31 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        """The settings of the environment. Raises SettingsError (one line) on a bad value."""
         defaults = cls()
+        env = _Environment(environ)
+        for name in ("REFEREE_SSE_HEARTBEAT_SECONDS", "REFEREE_SHUTDOWN_GRACE_SECONDS"):
+            env.check(name, _seconds)
+        database_url = env.get("REFEREE_DATABASE_URL", _conninfo, None)
+        seed_keys = _seed_keys(environ)
+        if database_url is not None and seed_keys is None:
+            raise SettingsError(
+                "REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE is required with "
+                "REFEREE_DATABASE_URL (the embedded database keeps its own key file)"
+            )
         return cls(
-            database_url=environ.get("REFEREE_DATABASE_URL") or None,
-            data_dir=Path(environ.get("REFEREE_DATA_DIR") or defaults.data_dir),
-            max_body_bytes=int(environ.get("REFEREE_MAX_BODY_BYTES", defaults.max_body_bytes)),
-            pool_min_size=int(environ.get("REFEREE_POOL_MIN_SIZE", defaults.pool_min_size)),
-            pool_max_size=int(environ.get("REFEREE_POOL_MAX_SIZE", defaults.pool_max_size)),
-            pool_timeout=float(environ.get("REFEREE_POOL_TIMEOUT", defaults.pool_timeout)),
-            table_cache_size=int(
-                environ.get("REFEREE_TABLE_CACHE_SIZE", defaults.table_cache_size)
+            database_url=database_url,
+            migration_database_url=env.get("REFEREE_MIGRATION_DATABASE_URL", _conninfo, None),
+            seed_keys=seed_keys,
+            data_dir=env.get("REFEREE_DATA_DIR", Path, defaults.data_dir),
+            max_body_bytes=env.get("REFEREE_MAX_BODY_BYTES", _count(1), defaults.max_body_bytes),
+            pool_min_size=env.get("REFEREE_POOL_MIN_SIZE", _count(0), defaults.pool_min_size),
+            pool_max_size=env.get("REFEREE_POOL_MAX_SIZE", _count(1), defaults.pool_max_size),
+            pool_timeout=env.get("REFEREE_POOL_TIMEOUT", _seconds, defaults.pool_timeout),
+            table_cache_size=env.get(
+                "REFEREE_TABLE_CACHE_SIZE", _count(1), defaults.table_cache_size
             ),
-            log_level=environ.get("REFEREE_LOG_LEVEL", defaults.log_level).upper(),
+            log_level=env.get("REFEREE_LOG_LEVEL", _log_level, defaults.log_level),
             sse_heartbeat_seconds=float(
                 environ.get("REFEREE_SSE_HEARTBEAT_SECONDS", defaults.sse_heartbeat_seconds)
             ),
@@ -44,3 +88,98 @@ class Settings:
                 environ.get("REFEREE_SHUTDOWN_GRACE_SECONDS", defaults.shutdown_grace_seconds)
             ),
         )
+
+    def __post_init__(self) -> None:
+        if self.pool_min_size > self.pool_max_size:
+            raise SettingsError(
+                f"REFEREE_POOL_MIN_SIZE ({self.pool_min_size}) is more than "
+                f"REFEREE_POOL_MAX_SIZE ({self.pool_max_size})"
+            )
+        if self.migration_database_url is not None and self.database_url is None:
+            raise SettingsError(
+                "REFEREE_MIGRATION_DATABASE_URL is set without REFEREE_DATABASE_URL (the "
+                "service's own login); set both, or neither for the embedded database"
+            )
+
+
+class _Environment:
+    """Reads variables; an empty one counts as unset (its default applies)."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self._environ = environ
+
+    def check(self, name: str, parse: Callable[[str], object]) -> None:
+        """Raise SettingsError if the variable is set to what `parse` refuses."""
+        raw = self._environ.get(name)
+        if raw is not None:
+            try:
+                parse(raw)
+            except (ValueError, TypeError) as error:
+                raise SettingsError(f"{name}={_shown(name, raw)}: {error}") from None
+
+    def get(self, name: str, parse: Callable[[str], T], default: T) -> T:
+        raw = self._environ.get(name, "").strip()
+        if not raw:
+            return default
+        try:
+            return parse(raw)
+        except (ValueError, TypeError) as error:
+            raise SettingsError(f"{name}={_shown(name, raw)}: {error}") from None
+
+
+def _shown(name: str, raw: str) -> str:
+    return "(hidden)" if "URL" in name or "KEY" in name else repr(raw)
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError("not a whole number") from None
+        if value < minimum:
+            raise ValueError(f"at least {minimum}")
+        return value
+
+    return parse
+
+
+def _seconds(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError("not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError("a number of seconds above 0")
+    return value
+
+
+def _log_level(raw: str) -> str:
+    level = raw.upper()
+    if level not in LOG_LEVELS or not isinstance(logging.getLevelName(level), int):
+        raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
+def _conninfo(raw: str) -> str:
+    try:
+        psycopg.conninfo.conninfo_to_dict(raw)
+    except psycopg.ProgrammingError:
+        raise ValueError("not a libpq URL or connection string") from None
+    return raw
+
+
+def _seed_keys(environ: Mapping[str, str]) -> SeedKeys | None:
+    inline = environ.get("REFEREE_SEED_KEYS", "").strip()
+    path = environ.get("REFEREE_SEED_KEYS_FILE", "").strip()
+    if inline and path:
+        raise SettingsError("set REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE, not both")
+    try:
+        if inline:
+            return SeedKeys.parse(inline)
+        if path:
+            return read_key_file(Path(path))
+    except SeedKeyError as error:
+        name = "REFEREE_SEED_KEYS" if inline else "REFEREE_SEED_KEYS_FILE"
+        raise SettingsError(f"{name}: {error}") from None
+    return None

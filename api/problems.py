@@ -28,6 +28,7 @@ from eventstore import (
     IdempotencyKeyReused,
     InvalidCursor,
     StoreError,
+    StreamCorrupted,
     StreamExists,
     StreamNotFound,
     VersionConflict,
@@ -162,6 +163,8 @@ def to_problem(exc: Exception) -> Problem:
             return Problem(RULES_UNAVAILABLE, str(exc))
         case CorruptStream():
             return Problem(CORRUPT_STREAM, str(exc))
+        case StreamCorrupted():  # found by the store: never an outage to retry
+            return Problem(CORRUPT_STREAM, "This game's record is damaged: it cannot be replayed.")
         case GameNotFinished():
             return Problem(
                 GAME_NOT_FINISHED,

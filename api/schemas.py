@@ -141,7 +141,8 @@ class SeatToken(Struct, frozen=True, kw_only=True):
 
 
 class CreatedGame(Struct, frozen=True, kw_only=True):
-    """A new game. The seat tokens are shown here once and never again."""
+    """A new game. The seat tokens are shown here once, and again only to a retry of the same
+    creation (same Idempotency-Key, same request)."""
 
     game_id: str
     kind: str
@@ -152,6 +153,8 @@ class CreatedGame(Struct, frozen=True, kw_only=True):
     seed_chosen_by_creator: bool
     to_act: list[int]
     seat_tokens: list[SeatToken]
+    # True when an Idempotency-Key matched an earlier creation: this is its game, as created.
+    replayed: bool = False
 
 
 # -- kinds -------------------------------------------------------------------------------------

@@ -8,6 +8,9 @@ version conflict: without an `expected_version` the command is decided again on 
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,6 +24,9 @@ from api.tokens import issue_token, token_hash
 from api.unions import members, tag_of
 from eventstore import (
     AppendResult,
+    CreationKey,
+    CreationKeyTaken,
+    GameCreation,
     IdempotencyKeyReused,
     NewEvent,
     StoredEvent,
@@ -58,6 +64,19 @@ class RulesUnavailable(Exception):
     """The game was recorded under a kind or rules version this server does not have."""
 
 
+class CreationKeyReused(IdempotencyKeyReused):
+    """A game's creation retried with its Idempotency-Key but another request."""
+
+
+class CreationTokensRetired(Exception):
+    """The game this Idempotency-Key created can no longer be answered again: the seed key that
+    derived its seat tokens is no longer configured."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+
+
 class NoSuchEvent(LookupError):
     """A `seq` past the end of the game."""
 
@@ -77,8 +96,9 @@ class Recorded:
 @dataclass(frozen=True)
 class NewGameResult:
     game_id: str
-    table: Table
-    seat_tokens: list[str]  # by seat; shown once, stored only as hashes
+    table: Table  # the game as its creation left it
+    seat_tokens: list[str]  # by seat; stored only as hashes
+    replayed: bool = False  # a retry with the Idempotency-Key of an earlier creation
 
 
 @dataclass(frozen=True)
@@ -111,8 +131,28 @@ class GameService:
         options: msgspec.Struct,
         seed: bytes | None,
         entropy: str,
+        idempotency_key: str | None = None,
     ) -> NewGameResult:
+        """Create a game. With an `idempotency_key` used before, answer that creation again
+        (`replayed`) if the request is the same, else raise CreationKeyReused.
+
+        The seat tokens of a game created with a key are derived from the key, the game id and
+        a server key (`seat_tokens`), so that a retry can show them again although only their
+        hashes are stored; without a key they are random.
+        """
         game = self._registry[kind]
+        creation = None
+        if idempotency_key is not None:
+            request = _request_hash(kind, seats, options, seed, entropy)
+            key_hash = _creation_key_hash(idempotency_key)
+            earlier = await self._store.find_creation(key_hash)
+            if earlier is not None:
+                return await self._created_before(earlier, request, idempotency_key)
+            creation = CreationKey(
+                key_hash=key_hash,
+                request_hash=request,
+                token_key_id=self._store.seed_keys.current,
+            )
         game_id = str(uuid.uuid4())
         chosen = seed is not None
         secret = seed if seed is not None else new_seed()
@@ -126,20 +166,60 @@ class GameService:
             seed_chosen_by_creator=chosen,
         )
         finished = _close_if_finished(table, played, secret)
-        tokens = [issue_token(game_id, seat) for seat in range(seats)]
-        await self._store.create_stream(
-            game_id,
-            kind=kind,
-            rules_version=game.version,
-            seats=seats,
-            seed=secret,
-            seed_chosen_by_creator=chosen,
-            seat_token_hashes=[token_hash(token) for token in tokens],
-            events=_new_events(played),
-            status="finished" if finished else "active",
-        )
+        if creation is None:
+            tokens = [issue_token(game_id, seat) for seat in range(seats)]
+        else:
+            assert idempotency_key is not None
+            tokens = self._derived_tokens(game_id, seats, creation.token_key_id, idempotency_key)
+        try:
+            await self._store.create_stream(
+                game_id,
+                kind=kind,
+                rules_version=game.version,
+                seats=seats,
+                seed=secret,
+                seed_chosen_by_creator=chosen,
+                seat_token_hashes=[token_hash(token) for token in tokens],
+                events=_new_events(played),
+                status="finished" if finished else "active",
+                creation=creation,
+            )
+        except CreationKeyTaken:  # a concurrent request with the same key got in first
+            assert creation is not None and idempotency_key is not None
+            earlier = await self._store.find_creation(creation.key_hash)
+            assert earlier is not None  # creations stay
+            return await self._created_before(earlier, creation.request_hash, idempotency_key)
         self._cache.put(game_id, table, secret)
         return NewGameResult(game_id, table, tokens)
+
+    async def _created_before(
+        self, earlier: GameCreation, request_hash: bytes, idempotency_key: str
+    ) -> NewGameResult:
+        """The answer of an earlier creation with this key, given again."""
+        if not hmac.compare_digest(earlier.request_hash, request_hash):
+            raise CreationKeyReused("This Idempotency-Key created a game from another request.")
+        table = await self.table(earlier.game_id, upto=earlier.version)
+        try:
+            tokens = self._derived_tokens(
+                earlier.game_id, table.seats, earlier.token_key_id, idempotency_key
+            )
+        except KeyError:
+            raise CreationTokensRetired(earlier.game_id) from None
+        return NewGameResult(earlier.game_id, table, tokens, replayed=True)
+
+    def _derived_tokens(
+        self, game_id: str, seats: int, key_id: str, idempotency_key: str
+    ) -> list[str]:
+        """The seat tokens of a game created with an Idempotency-Key: HMAC-SHA256, under a key
+        derived from seed key `key_id`, of the game id, the seat and the idempotency key. Only
+        who knows the idempotency key (and the server) can make them. KeyError: key retired."""
+        secret = self._store.seed_keys.derive(key_id, "seat-tokens")
+        tokens = []
+        for seat in range(seats):
+            message = f"{game_id}\x00{seat}\x00{idempotency_key}".encode()
+            mac = hmac.new(secret, message, hashlib.sha256).digest()
+            tokens.append(f"{game_id}.{seat}.{base64.urlsafe_b64encode(mac).decode().rstrip('=')}")
+        return tokens
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -178,7 +258,7 @@ class GameService:
     async def events(self, game_id: str, *, after: int, limit: int) -> tuple[Table, list[Recorded]]:
         """The game now, and its events after `after` (at most `limit`)."""
         table = await self.table(game_id)
-        stored = await self._store.read(game_id, after=after, limit=limit)
+        stored = await self._store.read(game_id, after=after, limit=limit, verify=True)
         return table, self._decode(table.game, stored)
 
     async def ready(self) -> None:
@@ -274,10 +354,12 @@ class GameService:
             table, seed = cached.table, cached.seed
             missing = None if upto is None else upto - table.version
             if missing != 0:
-                newer = await self._store.read(game_id, after=table.version, limit=missing)
+                newer = await self._store.read(
+                    game_id, after=table.version, limit=missing, verify=True
+                )
                 _advance(table, self._played(table.game, newer))
         else:
-            stored = await self._store.read(game_id, limit=upto)
+            stored = await self._store.read(game_id, limit=upto, verify=True)
             if not stored:
                 raise StreamNotFound(game_id)
             game = self._game_of(stored[0])
@@ -317,6 +399,25 @@ class GameService:
                 yield item, codec.decode_event(item.body)
             except (msgspec.MsgspecError, UnicodeDecodeError) as error:  # bytes not UTF-8 too
                 raise CorruptStream(f"Event {item.seq} of this game cannot be read.") from error
+
+
+def _creation_key_hash(idempotency_key: str) -> bytes:
+    return hashlib.sha256(b"referee.creation-key\x00" + idempotency_key.encode()).digest()
+
+
+def _request_hash(
+    kind: str, seats: int, options: msgspec.Struct, seed: bytes | None, entropy: str
+) -> bytes:
+    """What makes two creations the same request: the same kind, seats, options (defaults
+    filled in), seed and entropy, however the JSON was written."""
+    request = {
+        "kind": kind,
+        "seats": seats,
+        "options": options,
+        "seed": None if seed is None else seed.hex(),
+        "entropy": entropy,
+    }
+    return hashlib.sha256(msgspec.json.encode(request)).digest()
 
 
 def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:

@@ -2,17 +2,21 @@
 
 It knows streams, versions and bytes, never a game's rules; it never imports `referee` or `api`.
 
-    pool = create_pool(url)          # connections act as the application's role
+    pool = create_pool(app_url)      # logs in as the service's own role (eventstore.roles)
     await pool.open()                # in the app's lifespan; `await pool.close()` at the end
-    store = EventStore(pool)
+    store = EventStore(pool, SeedKeys.parse(text))   # seeds are sealed (eventstore.seeds)
 
-`eventstore.migrations.migrate(url)` applies the schema; `eventstore.embedded.start_embedded`
-runs a local PostgreSQL when no server is configured (imported on its own: it pulls in the
-bundled server).
+`provision(owner_url, app_url, keys)` does what the owner does before the service starts:
+applies the schema's migrations (`migrate`), makes the service's login (`grant_login`) and
+seals the seeds (`seal_seeds`). `eventstore.embedded.start_embedded` runs a local PostgreSQL
+when no server is configured (imported on its own: it pulls in the bundled server).
 """
 
 from eventstore.migrations import MigrationError, migrate
-from eventstore.pool import APP_ROLE, create_pool
+from eventstore.pool import create_pool
+from eventstore.provision import Provisioned, provision
+from eventstore.roles import APP_ROLE, UnsafeLogin, check_login, grant_login
+from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys, seal_seeds
 from eventstore.store import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     NOTIFY_CHANNEL,
@@ -25,12 +29,16 @@ from eventstore.types import (
     GENESIS_HASH,
     AppendResult,
     CommandRecord,
+    CreationKey,
+    CreationKeyTaken,
     DatabaseUnavailable,
+    GameCreation,
     IdempotencyKeyReused,
     InvalidCursor,
     NewEvent,
     StoredEvent,
     StoreError,
+    StreamCorrupted,
     StreamExists,
     StreamInfo,
     StreamNotFound,
@@ -45,20 +53,33 @@ __all__ = [
     "STATUSES",
     "AppendResult",
     "CommandRecord",
+    "CreationKey",
+    "CreationKeyTaken",
     "DatabaseUnavailable",
     "EventStore",
+    "GameCreation",
     "IdempotencyKeyReused",
     "InvalidCursor",
     "MigrationError",
     "NewEvent",
+    "Provisioned",
+    "SealedSeedError",
+    "SeedKeyError",
+    "SeedKeys",
     "StoreError",
     "StoredEvent",
+    "StreamCorrupted",
     "StreamExists",
     "StreamInfo",
     "StreamNotFound",
+    "UnsafeLogin",
     "VersionConflict",
+    "check_login",
     "create_pool",
+    "grant_login",
     "migrate",
     "open_store",
     "parse_notification",
+    "provision",
+    "seal_seeds",
 ]

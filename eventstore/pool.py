@@ -1,8 +1,10 @@
-"""Connections for the store: pooled, autocommit, and acting as the application's role.
+"""Connections for the store: pooled, autocommit, logged in as the service's own role.
 
-The role may SELECT and INSERT events and commands, never UPDATE, DELETE or TRUNCATE them, and
-may only move a game's version and status forward: a bug in the application cannot rewrite
-history, whatever it sends.
+The pool logs in as the service's login (eventstore.roles), a member of `referee_app`: it may
+SELECT and INSERT events and commands, never UPDATE, DELETE or TRUNCATE them, and may only move
+a game's version and status forward; it owns nothing and can become no other role. A bug in the
+application, or code that sends `RESET ROLE`, cannot rewrite history, whatever it sends. Each
+new connection checks its login (`check_login`) and refuses a superuser or the schema's owner.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from contextlib import contextmanager
 from typing import TypeAlias
 
 import psycopg
-from psycopg import AsyncConnection, sql
+from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from psycopg_pool import AsyncConnectionPool
 
+from eventstore.roles import APP_ROLE, check_login
 from eventstore.types import DatabaseUnavailable, StoreError
-
-APP_ROLE = "referee_app"  # created by the migrations
 
 Pool: TypeAlias = AsyncConnectionPool[AsyncConnection[TupleRow]]
 
@@ -44,14 +45,14 @@ def create_pool(
         name=name,
         open=False,
         kwargs={"autocommit": True, "application_name": name},
-        configure=_act_as_application,
+        configure=_configure,
     )
 
 
-async def _act_as_application(conn: AsyncConnection[TupleRow]) -> None:
-    # One round trip, once per connection; UTC so that recorded times read the same everywhere.
-    set_up = sql.SQL("SET ROLE {}; SET TIME ZONE 'UTC'").format(sql.Identifier(APP_ROLE))
-    await conn.execute(set_up)
+async def _configure(conn: AsyncConnection[TupleRow]) -> None:
+    # Once per connection; UTC so that recorded times read the same everywhere.
+    await conn.execute("SET TIME ZONE 'UTC'")
+    await check_login(conn)
 
 
 def check_application_role(conn: AsyncConnection[TupleRow]) -> None:
@@ -61,7 +62,7 @@ def check_application_role(conn: AsyncConnection[TupleRow]) -> None:
     """
     if conn.info.parameter_status("is_superuser") != "off":
         raise StoreError(
-            f"the store's connections must act as {APP_ROLE}: make the pool with create_pool()"
+            f"the store's connections must log in as a member of {APP_ROLE}, never as a superuser"
         )
 
 

@@ -9,7 +9,10 @@ insert nothing. The primary key (game_id, seq) and the unique idempotency key ar
 backstops: a violation of either is a lost race, never an error.
 
 Every method raises `DatabaseUnavailable` when the database cannot be reached and otherwise only
-the store's own errors (`eventstore.types`): no psycopg error leaves this module.
+the store's own errors (`eventstore.types`, and `SealedSeedError` from `seed`): no psycopg error
+leaves this module. A stream that contradicts its own record (an event missing, added or altered
+behind the store's back) raises `StreamCorrupted` from an append and from a verified read, never
+an error that says to try again.
 """
 
 from __future__ import annotations
@@ -24,17 +27,21 @@ import psycopg
 from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, dict_row
 
-from eventstore.chain import chain
+from eventstore.chain import chain, event_hash
 from eventstore.cursor import decode_cursor, encode_cursor
 from eventstore.pool import Pool, check_application_role, create_pool, database_errors
+from eventstore.seeds import SealedSeedError, SeedKeys
 from eventstore.types import (
     GENESIS_HASH,
     AppendResult,
     CommandRecord,
+    CreationKey,
+    CreationKeyTaken,
+    GameCreation,
     IdempotencyKeyReused,
     NewEvent,
     StoredEvent,
-    StoreError,
+    StreamCorrupted,
     StreamExists,
     StreamInfo,
     StreamNotFound,
@@ -67,11 +74,18 @@ unnest(%(seqs)s::bigint[], %(types)s::text[], %(bodies)s::bytea[], %(cursors)s::
 
 _CREATE = f"""
 WITH game AS (
-    INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed,
-                       seed_chosen_by_creator)
+    INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
+                       sealed_seed, seed_chosen_by_creator)
     VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
-            %(seed)s, %(seed_chosen_by_creator)s)
+            %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s)
     RETURNING game_id, version, created_at
+), creation AS (
+    INSERT INTO game_creations (key_hash, request_hash, game_id, version, token_key_id,
+                                created_at)
+    SELECT %(key_hash)s, %(request_hash)s, game.game_id, game.version, %(token_key_id)s,
+           game.created_at
+      FROM game
+     WHERE %(key_hash)s::bytea IS NOT NULL
 ), tokens AS (
     INSERT INTO seat_tokens (game_id, seat, token_hash)
     SELECT game.game_id, t.position - 1, t.token_hash
@@ -85,11 +99,21 @@ WITH game AS (
 SELECT created_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version) FROM game
 """
 
-# What an append needs to know first; one row if the game exists.
+_CREATION = """
+SELECT game_id, request_hash, version, token_key_id, created_at
+  FROM game_creations
+ WHERE key_hash = %s
+"""
+
+# What an append needs to know first; one row if the game exists. The head (the event at the
+# game's version) must exist, nothing may follow it and no event may be missing before it
+# (a count of the game's index entries), or the stream is corrupt.
 _BEFORE_APPEND = """
-SELECT g.version, e.hash, c.body
+SELECT g.version, head.seq, head.hash, c.body,
+       EXISTS (SELECT 1 FROM events WHERE game_id = g.game_id AND seq > g.version),
+       (SELECT count(*) FROM events WHERE game_id = g.game_id)
   FROM games g
-  LEFT JOIN events e ON e.game_id = g.game_id AND e.seq = %(expected)s
+  LEFT JOIN events head ON head.game_id = g.game_id AND head.seq = g.version
   LEFT JOIN commands c
          ON c.game_id = g.game_id AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
  WHERE g.game_id = %(game_id)s
@@ -133,9 +157,11 @@ SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key A
 """
 
 # The LEFT JOINs from games tell an unknown game (no row) from an empty page (one NULL row).
+# The game's version and the hash of the event the page follows come along, for `verify`.
 _READ = f"""
-SELECT {_EVENT_COLUMNS}
+SELECT g.version AS version_, before.hash AS before_hash_, {_EVENT_COLUMNS}
   FROM games g
+  LEFT JOIN events before ON before.game_id = g.game_id AND before.seq = %(after)s
   LEFT JOIN LATERAL (
       SELECT * FROM events
        WHERE game_id = g.game_id AND seq > %(after)s
@@ -227,11 +253,13 @@ class EventStore:
     A stream's version is the seq of its last event; events are numbered 1, 2, 3 ... with no
     gap, each chained to the one before by its hash (`eventstore.chain`). Every accepted command
     is kept with the seat that sent it and the range of events it produced. The seed is secret:
-    only `seed()` returns it. The store knows streams, versions and bytes, never a game's rules.
+    it is stored sealed with `seed_keys` (`eventstore.seeds`), and only `seed()` returns it.
+    The store knows streams, versions and bytes, never a game's rules.
     """
 
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, seed_keys: SeedKeys) -> None:
         self._pool = pool
+        self.seed_keys = seed_keys
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -247,15 +275,19 @@ class EventStore:
         seat_token_hashes: list[bytes],
         events: list[NewEvent],
         status: str = "active",
+        creation: CreationKey | None = None,
     ) -> AppendResult:
         """Create a game's stream with its opening events (seq 1..n, caused by no seat).
 
-        `seat_token_hashes[i]` authenticates seat i. Raises StreamExists if the id is taken.
+        `seat_token_hashes[i]` authenticates seat i; the seed is stored sealed. With `creation`,
+        its key is recorded with the game in the same statement. Raises StreamExists if the id
+        is taken, CreationKeyTaken if the key is (then `find_creation` says by which game).
         """
         _check_status(status)
         if len(seat_token_hashes) != seats:
             raise ValueError(f"{seats} seats need {seats} token hashes")
         batch = _Batch.after(0, GENESIS_HASH, events)
+        seed_key_id, sealed_seed = self.seed_keys.seal(game_id, seed)
         params = {
             "game_id": game_id,
             "kind": kind,
@@ -263,9 +295,13 @@ class EventStore:
             "seats": seats,
             "status": status,
             "version": batch.last_seq,
-            "seed": seed,
+            "seed_key_id": seed_key_id,
+            "sealed_seed": sealed_seed,
             "seed_chosen_by_creator": seed_chosen_by_creator,
             "token_hashes": seat_token_hashes,
+            "key_hash": None if creation is None else creation.key_hash,
+            "request_hash": None if creation is None else creation.request_hash,
+            "token_key_id": None if creation is None else creation.token_key_id,
             **batch.params(),
         }
         async with self._connection() as conn:
@@ -274,6 +310,8 @@ class EventStore:
             except psycopg.errors.UniqueViolation as error:
                 if error.diag.constraint_name == "games_pkey":
                     raise StreamExists(f"game {game_id} exists already") from error
+                if error.diag.constraint_name == "game_creations_pkey":
+                    raise CreationKeyTaken("another creation recorded this key") from error
                 raise
         assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
         stored = batch.stored(game_id, None, None, row[0])
@@ -310,9 +348,12 @@ class EventStore:
                 earlier = await self._before_append(conn, key, expected_version, command_body)
                 if isinstance(earlier, AppendResult):
                     return earlier
-                # The version still reads as expected but the next seq is taken: an event was
-                # written behind the store's back. Refused like any lost race.
-                raise VersionConflict(expected_version, expected_version)
+                # The version still reads as expected but the next seq or command id is taken:
+                # something was written behind the store's back.
+                raise StreamCorrupted(
+                    f"game {game_id} is at version {expected_version}, but an event or command "
+                    "after it exists already"
+                )
         command = CommandRecord(
             id=written.command_id,
             game_id=game_id,
@@ -336,12 +377,22 @@ class EventStore:
         """The hash to chain from, or the earlier result of the same idempotent command.
 
         Raises what makes the append impossible: StreamNotFound, IdempotencyKeyReused,
-        VersionConflict.
+        VersionConflict, StreamCorrupted.
         """
-        row = await _fetch_one(conn, _BEFORE_APPEND, {**key.params(), "expected": expected_version})
+        row = await _fetch_one(conn, _BEFORE_APPEND, key.params())
         if row is None:
             raise StreamNotFound(key.game_id)
-        version, prev_hash, earlier_body = row
+        version, head_seq, prev_hash, earlier_body, events_beyond, stored = row
+        if version > 0 and head_seq is None:
+            raise StreamCorrupted(
+                f"game {key.game_id} is at version {version} but has no event {version}"
+            )
+        if events_beyond:
+            raise StreamCorrupted(f"game {key.game_id} has events after its version {version}")
+        if stored != version:
+            raise StreamCorrupted(
+                f"game {key.game_id} is at version {version} but has {stored} events"
+            )
         if earlier_body is not None:
             if earlier_body != command_body:
                 raise IdempotencyKeyReused(
@@ -354,8 +405,6 @@ class EventStore:
             raise VersionConflict(expected_version, version)
         if expected_version == 0:
             return GENESIS_HASH
-        if prev_hash is None:
-            raise StoreError(f"game {key.game_id} is at {version} but has no event {version}")
         return bytes(prev_hash)
 
     async def _write(
@@ -414,9 +463,15 @@ class EventStore:
         return AppendResult(version=command.last_seq, events=events, command=command, replayed=True)
 
     async def read(
-        self, game_id: str, *, after: int = 0, limit: int | None = None
+        self, game_id: str, *, after: int = 0, limit: int | None = None, verify: bool = False
     ) -> list[StoredEvent]:
-        """The events with seq > `after`, in order, at most `limit` of them. StreamNotFound."""
+        """The events with seq > `after`, in order, at most `limit` of them. StreamNotFound.
+
+        As stored, whatever was done to them (what an audit needs). With `verify`, raises
+        StreamCorrupted unless they are what the stream's record says: numbered on from
+        `after` without a gap, each hash the sha256 of its `prev_hash` and body, each chained
+        to the event before it, and, when the page reaches the end, ending at the version.
+        """
         if after < 0 or (limit is not None and limit < 0):
             raise ValueError("after and limit are never negative")
         params = {"game_id": game_id, "after": after, "limit": limit}
@@ -425,7 +480,15 @@ class EventStore:
             rows = await cursor.fetchall()
         if not rows:
             raise StreamNotFound(game_id)
-        return [StoredEvent(**row) for row in rows if row["seq"] is not None]
+        fields = StoredEvent.__struct_fields__
+        events = [
+            StoredEvent(**{name: row[name] for name in fields})
+            for row in rows
+            if row["seq"] is not None
+        ]
+        if verify:
+            _verify(game_id, after, limit, rows[0]["version_"], rows[0]["before_hash_"], events)
+        return events
 
     async def info(self, game_id: str) -> StreamInfo:
         """The game's summary (never its seed). StreamNotFound."""
@@ -480,12 +543,28 @@ class EventStore:
         return None if row is None else int(row[0])
 
     async def seed(self, game_id: str) -> bytes:
-        """The game's secret seed: only for the kernel's chance and the reveal. StreamNotFound."""
+        """The game's secret seed: only for the kernel's chance and the reveal.
+
+        Raises StreamNotFound; SealedSeedError if it does not open with this store's keys.
+        """
+        query = "SELECT seed_key_id, sealed_seed FROM games WHERE game_id = %s"
         async with self._connection() as conn:
-            row = await _fetch_one(conn, "SELECT seed FROM games WHERE game_id = %s", [game_id])
+            row = await _fetch_one(conn, query, [game_id])
         if row is None:
             raise StreamNotFound(game_id)
-        return bytes(row[0])
+        key_id, sealed = row
+        if sealed is None:
+            raise SealedSeedError(
+                f"the seed of game {game_id} is not sealed yet: run `referee migrate`"
+            )
+        return self.seed_keys.open(game_id, key_id, bytes(sealed))
+
+    async def find_creation(self, key_hash: bytes) -> GameCreation | None:
+        """The game created with this idempotency key (by its sha256), if any."""
+        async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
+            await cursor.execute(_CREATION, [key_hash])
+            row = await cursor.fetchone()
+        return None if row is None else GameCreation(**row)
 
     async def commands(self, game_id: str) -> list[CommandRecord]:
         """Every accepted command of the game, in the order they were recorded. StreamNotFound."""
@@ -513,10 +592,12 @@ class EventStore:
 
 
 @asynccontextmanager
-async def open_store(conninfo: str, **pool_options: Any) -> AsyncIterator[EventStore]:
+async def open_store(
+    conninfo: str, seed_keys: SeedKeys, **pool_options: Any
+) -> AsyncIterator[EventStore]:
     """An EventStore on its own open pool (`create_pool` options), closed on exit."""
     async with create_pool(conninfo, **pool_options) as pool:
-        yield EventStore(pool)
+        yield EventStore(pool, seed_keys)
 
 
 async def _fetch_one(
@@ -530,6 +611,45 @@ def parse_notification(payload: str) -> tuple[str, int]:
     """(game_id, last seq) from a NOTIFY_CHANNEL payload. A hint to read from, never the data."""
     game_id, _, seq = payload.rpartition(":")
     return game_id, int(seq)
+
+
+def _verify(
+    game_id: str,
+    after: int,
+    limit: int | None,
+    version: int,
+    before_hash: bytes | None,
+    events: list[StoredEvent],
+) -> None:
+    """Raise StreamCorrupted unless `events`, read after `after`, agree with the stream's record
+    (see `EventStore.read`)."""
+
+    def corrupt(what: str) -> StreamCorrupted:
+        return StreamCorrupted(f"game {game_id}: {what}")
+
+    if after == 0:
+        prev_hash: bytes | None = GENESIS_HASH
+    elif after <= version:
+        if before_hash is None:
+            raise corrupt(f"event {after} is missing")
+        prev_hash = bytes(before_hash)
+    else:
+        prev_hash = None  # past the end: there must be nothing to read
+    expected = after + 1
+    for event in events:
+        if event.seq > version:
+            raise corrupt(f"event {event.seq} is past the game's version {version}")
+        if event.seq != expected:
+            raise corrupt(f"event {expected} is missing")
+        if bytes(event.prev_hash) != prev_hash:
+            raise corrupt(f"event {event.seq} is not chained to event {event.seq - 1}")
+        if event_hash(bytes(event.prev_hash), bytes(event.body)) != bytes(event.hash):
+            raise corrupt(f"event {event.seq} does not match its hash")
+        prev_hash = bytes(event.hash)
+        expected += 1
+    reached_the_end = limit is None or len(events) < limit
+    if reached_the_end and after < version and expected - 1 != version:
+        raise corrupt(f"event {expected} is missing (the game is at version {version})")
 
 
 def _check_append(events: list[NewEvent], status: str | None, idempotency_key: str | None) -> None:

@@ -60,8 +60,31 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     replayed: bool = False  # True when an idempotency key matched an earlier command
 
 
+class CreationKey(msgspec.Struct, frozen=True, kw_only=True):
+    """What makes a game's creation idempotent; the key itself is never stored, only hashes."""
+
+    key_hash: bytes  # sha256 of the Idempotency-Key
+    request_hash: bytes  # sha256 of the request it came with
+    token_key_id: str  # the seed key whose derived key made the seat tokens
+
+
+class GameCreation(msgspec.Struct, frozen=True, kw_only=True):
+    """The game an idempotency key created, and the version its creation answered."""
+
+    game_id: str
+    request_hash: bytes
+    version: int
+    token_key_id: str
+    created_at: datetime
+
+
 class StoreError(Exception):
     pass
+
+
+class StreamCorrupted(StoreError):
+    """What the stream holds contradicts its own record (a missing, extra or altered event):
+    it was changed behind the store's back. Never a passing outage: retrying will not help."""
 
 
 class StreamNotFound(StoreError):
@@ -84,7 +107,12 @@ class InvalidCursor(StoreError, ValueError):
 
 
 class IdempotencyKeyReused(StoreError):
-    """The same key was used by this seat for a different command body."""
+    """The same key was used by this seat for a different command body (or, for a game's
+    creation, by anyone for a different request)."""
+
+
+class CreationKeyTaken(StoreError):
+    """Another creation recorded this idempotency key first: look it up (`find_creation`)."""
 
 
 class DatabaseUnavailable(StoreError):

@@ -16,6 +16,13 @@ import pytest
 
 STARTUP_PATIENCE = 60.0  # seconds for a server to answer ready; never a measured duration
 
+# The seed keys of the test run (REFEREE_SEED_KEYS), for its stores and servers alike. A key
+# made for the tests, never used anywhere else; `newer` first, as after a rotation.
+TEST_SEED_KEYS = (
+    "test-newer:7sUd1Y2Nq3d0y0q8o0l8f6Lr1y9r6m2B0pQv3W5sE4k=,"
+    "test-older:0Wm5mF8yq2S1bQ2eGv9r0Z8mYx3B6d4kP7sL1nC2vA0="
+)
+
 
 @dataclass
 class Server:
@@ -32,12 +39,14 @@ def free_port() -> int:
 
 
 def start_server(database_url: str, log: Path, **settings: object) -> Server:
-    """A server on a free port; `settings` are `REFEREE_*` variables by their lower-case name
+    """A server on a free port, logged in as `database_url` (the service's login), sealing
+    seeds with TEST_SEED_KEYS; `settings` are `REFEREE_*` variables by their lower-case name
     (`sse_heartbeat_seconds=0.5` sets REFEREE_SSE_HEARTBEAT_SECONDS)."""
     port = free_port()
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,
+        "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
         "REFEREE_LOG_LEVEL": "DEBUG",
         **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
     }

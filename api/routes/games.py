@@ -5,18 +5,23 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
+import msgspec
 from litestar import Controller, HttpMethod, Response, get, post, route
 from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter, SkipValidation
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter, SkipValidation
 
 from api.logging import bind
 from api.problems import (
+    CORRUPT_STREAM,
     DATABASE_UNAVAILABLE,
+    GAME_EXISTS,
+    IDEMPOTENCY_KEY_REUSED,
     INVALID_CURSOR,
     MALFORMED,
     PAYLOAD_TOO_LARGE,
     RULE_VIOLATION,
+    Problem,
     responses,
 )
 from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT, strict_body
@@ -29,9 +34,23 @@ from api.schemas import (
     kind_of,
     plain_options,
 )
-from api.service import GameService
+from api.service import CreationKeyReused, CreationTokensRetired, GameService
 from api.views import created_game, game_detail, summary
 from referee.kernel import Seat
+
+CreationKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        pattern="^[!-~]{1,255}$",
+        description="Send the same key again to retry a creation safely: the first creation is "
+        "answered again (`replayed: true`), with the same game and the same seat tokens, and "
+        "no other game is made, from any process, also after a restart. The same key with "
+        "another request is refused (422). Creation has no caller to scope keys by, so "
+        "whoever sends a key with the same request gets its seat tokens: use a random key "
+        "(a UUID, at least 128 random bits) and keep it as secret as the tokens.",
+    ),
+]
 
 
 class GamesController(Controller):
@@ -50,7 +69,15 @@ class GamesController(Controller):
         operation_id="createGame",
         summary="Create a game",
         tags=["games"],
-        responses=responses(MALFORMED, PAYLOAD_TOO_LARGE, RULE_VIOLATION, DATABASE_UNAVAILABLE),
+        responses=responses(
+            MALFORMED,
+            GAME_EXISTS,
+            CORRUPT_STREAM,
+            PAYLOAD_TOO_LARGE,
+            RULE_VIOLATION,
+            IDEMPOTENCY_KEY_REUSED,
+            DATABASE_UNAVAILABLE,
+        ),
         response_headers=[
             ResponseHeader(
                 name="Location",
@@ -62,22 +89,39 @@ class GamesController(Controller):
         ],
     )
     async def create_game(
-        self, data: SkipValidation[JSONBody[AnyNewGame]], service: NamedDependency[GameService]
+        self,
+        data: SkipValidation[JSONBody[AnyNewGame]],
+        service: NamedDependency[GameService],
+        idempotency_key: CreationKey = None,
     ) -> Response[CreatedGame]:
-        """Create a game. The answer holds one secret token per seat: it is shown only here."""
+        """Create a game. The answer holds one secret token per seat: it is shown only here
+        (and to a retry with the same `Idempotency-Key` and request)."""
         body = strict_body(data, AnyNewGame)
         kind = kind_of(body)
         bind(kind=kind)
-        result = await service.create(
-            kind,
-            seats=body.seats,
-            options=plain_options(body.options),
-            seed=None if body.seed is None else bytes.fromhex(body.seed),
-            entropy=body.entropy,
-        )
+        try:
+            result = await service.create(
+                kind,
+                seats=body.seats,
+                options=plain_options(body.options),
+                seed=None if body.seed is None else bytes.fromhex(body.seed),
+                entropy=body.entropy,
+                idempotency_key=idempotency_key,
+            )
+        except CreationKeyReused:
+            raise Problem(
+                IDEMPOTENCY_KEY_REUSED,
+                "This Idempotency-Key was already used to create a game from another request.",
+            ) from None
+        except CreationTokensRetired as retired:
+            raise Problem(
+                GAME_EXISTS,
+                f"This Idempotency-Key created game {retired.game_id}, whose seat tokens can no "
+                "longer be shown (the server key that made them was retired).",
+            ) from None
         bind(game_id=result.game_id)
         return Response(
-            created_game(result),
+            msgspec.structs.replace(created_game(result), replayed=result.replayed),
             status_code=201,
             headers={"Location": f"/v1/games/{result.game_id}"},
         )

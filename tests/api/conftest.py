@@ -15,11 +15,14 @@ from litestar import Litestar
 
 from api.app import create_app
 from api.config import Settings
+from eventstore.seeds import SeedKeys
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, pool_min_size=1, pool_max_size=6)
+def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
+    return Settings(
+        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=6
+    )
 
 
 async def serve(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:

@@ -21,6 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.servers import TEST_SEED_KEYS
+
 STARTUP_DEADLINE_SECONDS = 120  # a deadline for a start-up, not a measurement
 
 
@@ -111,7 +113,7 @@ def play_a_few_moves(http: httpx.Client) -> tuple[str, int]:
 
 
 def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> None:
-    env = environment(REFEREE_DATABASE_URL=database_url)
+    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
     with serving(env, tmp_path / "serve.log") as server, httpx.Client(base_url=server.url) as http:
         game_id, idle = play_a_few_moves(http)
         assert http.get("/metrics").status_code == 200
@@ -147,8 +149,15 @@ def test_serve_with_no_configuration_starts_its_own_postgresql() -> None:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def test_migrate_applies_the_schema_once(empty_database: Callable[[], str]) -> None:
-    env = environment(REFEREE_DATABASE_URL=empty_database())
+def test_migrate_applies_the_schema_once(
+    empty_database: Callable[[], str], login_url_for: Callable[[str], str]
+) -> None:
+    owner = empty_database()
+    env = environment(
+        REFEREE_MIGRATION_DATABASE_URL=owner,
+        REFEREE_DATABASE_URL=login_url_for(owner),
+        REFEREE_SEED_KEYS=TEST_SEED_KEYS,
+    )
     runs = [
         subprocess.run([*referee_command(), "migrate"], env=env, capture_output=True, check=True)
         for _ in range(2)

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from api.config import Settings
+from eventstore.seeds import SeedKeys
 from tests.api.conftest import serve
 from tests.api.helpers import Client, assert_problem
 
@@ -52,7 +53,9 @@ async def test_problems_carry_the_request_id(client: Client) -> None:
 @pytest.fixture(scope="module")
 async def cut_off() -> AsyncIterator[Client]:
     """The app with a database it cannot reach."""
-    settings = Settings(database_url=UNREACHABLE, pool_min_size=0, pool_timeout=0.5)
+    settings = Settings(
+        database_url=UNREACHABLE, seed_keys=SeedKeys.generate(), pool_min_size=0, pool_timeout=0.5
+    )
     async for client in serve(settings):
         yield client
 

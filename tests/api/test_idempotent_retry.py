@@ -10,6 +10,7 @@ from api.cache import TableCache
 from api.service import GameService
 from eventstore import AppendResult
 from eventstore.pool import Pool
+from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.games.coyote.commands import Bid
@@ -19,8 +20,8 @@ from referee.games.coyote.options import Options
 class StoreThatPausesALookup(EventStore):
     """The real store; the next key lookup waits, after reading, until it is resumed."""
 
-    def __init__(self, pool: Pool) -> None:
-        super().__init__(pool)
+    def __init__(self, pool: Pool, seed_keys: SeedKeys) -> None:
+        super().__init__(pool, seed_keys)
         self.pause_next_lookup = False
         self.paused = asyncio.Event()
         self.resume = asyncio.Event()
@@ -37,9 +38,9 @@ class StoreThatPausesALookup(EventStore):
 
 
 async def test_a_retry_decided_after_its_original_was_recorded_gets_the_first_result(
-    store_pool: Pool,
+    store_pool: Pool, seed_keys: SeedKeys
 ) -> None:
-    store = StoreThatPausesALookup(store_pool)
+    store = StoreThatPausesALookup(store_pool, seed_keys)
     service = GameService(store, REGISTRY, TableCache(8))
     created = await service.create(
         "coyote", seats=3, options=Options(), seed=bytes(range(32)), entropy=""

@@ -14,6 +14,7 @@ from api.audit import Archive
 from api.cache import TableCache
 from api.config import Settings
 from api.service import GameService
+from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.audit.helpers import play_game
@@ -40,8 +41,12 @@ def new_game(service: GameService) -> Callable[..., Awaitable[str]]:
 
 
 @pytest.fixture(scope="session")
-async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
+async def client(
+    database_url: str, seed_keys: SeedKeys
+) -> AsyncIterator[AsyncTestClient[Litestar]]:
     """The real app on the test database."""
-    settings = Settings(database_url=database_url, pool_min_size=1, pool_max_size=4)
+    settings = Settings(
+        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=4
+    )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

@@ -29,11 +29,11 @@ from typing import Any
 
 import httpx
 
-from eventstore import migrate, open_store
+from eventstore import open_store
 from eventstore.embedded import start_embedded, stop_embedded
 from referee.games import REGISTRY
 from referee.kernel import Codec, Played, Table
-from tests.bench.store_bench import measure_direct_appends
+from tests.bench.store_bench import BENCH_KEYS, bench_login, measure_direct_appends
 
 CHALLENGE_ODDS = 0.3  # keeps Coyote rounds short, as real players do
 
@@ -47,7 +47,11 @@ def free_port() -> int:
 
 def start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
     referee = Path(sys.executable).with_name("referee")
-    env = {**os.environ, "REFEREE_DATABASE_URL": database_url}
+    env = {
+        **os.environ,
+        "REFEREE_DATABASE_URL": database_url,
+        "REFEREE_SEED_KEYS": BENCH_KEYS.entries(),
+    }
     return subprocess.Popen(
         [str(referee), "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=env,
@@ -108,7 +112,7 @@ async def play_games(
 async def fold_speed(database_url: str, kind: str, game_ids: list[str]) -> dict[str, float]:
     codec = Codec(REGISTRY[kind])
     games: list[list[Played]] = []
-    async with open_store(database_url) as store:
+    async with open_store(database_url, BENCH_KEYS) as store:
         for game_id in game_ids:
             stored = await store.read(game_id)
             games.append([Played(codec.decode_event(e.body), e.chance_cursor) for e in stored])
@@ -125,8 +129,10 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(arguments: argparse.Namespace, database_url: str) -> dict[str, Any]:
-    await migrate(database_url)
+async def run(
+    arguments: argparse.Namespace, owner_url: str, app_url: str | None = None
+) -> dict[str, Any]:
+    database_url = await bench_login(owner_url, app_url)
     port = free_port()
     server = start_server(database_url, port)
     try:
@@ -164,12 +170,13 @@ async def run(arguments: argparse.Namespace, database_url: str) -> dict[str, Any
 
 
 async def main_async(arguments: argparse.Namespace) -> dict[str, Any]:
-    url = os.environ.get("REFEREE_DATABASE_URL")
+    url = os.environ.get("REFEREE_MIGRATION_DATABASE_URL")  # the owner's
     if url:
         return await run(arguments, url)
     data_dir = Path(tempfile.mkdtemp(prefix="referee-http-bench-"))
     try:
-        return await run(arguments, start_embedded(data_dir))
+        embedded = start_embedded(data_dir)
+        return await run(arguments, embedded.owner_url, embedded.app_url)
     finally:
         stop_embedded(data_dir)
         shutil.rmtree(data_dir, ignore_errors=True)

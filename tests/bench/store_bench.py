@@ -2,8 +2,10 @@
 
     .venv/bin/python -m tests.bench.store_bench [--streams 32] [--seconds 10] [--url URL]
 
-Without `--url` (or REFEREE_DATABASE_URL) it runs on a throw-away embedded PostgreSQL, durable
-as `referee serve` runs it. Each stream has one writer appending one event per command, as a
+Without `--url` (or REFEREE_MIGRATION_DATABASE_URL, the owner's) it runs on a throw-away
+embedded PostgreSQL, durable as `referee serve` runs it; with one, the owner migrates and the
+appends log in as a login of their own (`referee_bench`), as the service does. Each stream
+has one writer appending one event per command, as a
 game's moves are, with the expected version it just got back. The HTTP benchmark calls
 `measure_direct_appends` to put this rate beside its own.
 """
@@ -22,10 +24,15 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from eventstore import EventStore, NewEvent, migrate, open_store
+import psycopg
+
+from eventstore import EventStore, NewEvent, SeedKeys, open_store, provision
 
 MOVE_BODY = b'{"type":"bench.move","seat":0,"card":17,"note":"' + b"x" * 150 + b'"}'
 COMMAND_BODY = b'{"type":"bench.play","card":17}'
+
+
+BENCH_KEYS = SeedKeys.generate("bench")
 
 
 async def measure_direct_appends(
@@ -38,10 +45,12 @@ async def measure_direct_appends(
 ) -> dict[str, Any]:
     """Append for `seconds` (after `warmup`) to `streams` new games; the rate and latencies.
 
-    The database must be migrated. One connection per stream unless `pool_size` says otherwise.
+    `url` logs in as the service would, on a provisioned database (`bench_login`). One
+    connection per stream unless `pool_size` says otherwise.
     """
     size = pool_size or streams
-    async with open_store(url, min_size=size, max_size=size, name="referee-bench") as store:
+    options: dict[str, Any] = {"min_size": size, "max_size": size, "name": "referee-bench"}
+    async with open_store(url, BENCH_KEYS, **options) as store:
         await store.ping(timeout=30)
         run = uuid.uuid4().hex[:8]
         game_ids = [f"bench-{run}-{n}" for n in range(streams)]
@@ -94,18 +103,27 @@ async def _play(
             latencies.append(time.perf_counter() - now)
 
 
+async def bench_login(owner_url: str, app_url: str | None = None) -> str:
+    """Provision the database as its owner; the URL of a login to measure with."""
+    if app_url is None:
+        password = uuid.uuid4().hex
+        app_url = psycopg.conninfo.make_conninfo(owner_url, user="referee_bench", password=password)
+    await provision(owner_url, app_url, BENCH_KEYS, set_password=True)
+    return app_url
+
+
 async def _main(arguments: argparse.Namespace) -> dict[str, Any]:
-    url = arguments.url or os.environ.get("REFEREE_DATABASE_URL")
+    url = arguments.url or os.environ.get("REFEREE_MIGRATION_DATABASE_URL")
     if url:
-        await migrate(url)
-        return await measure_direct_appends(url, arguments.streams, arguments.seconds)
+        login = await bench_login(url)
+        return await measure_direct_appends(login, arguments.streams, arguments.seconds)
     from eventstore.embedded import start_embedded, stop_embedded
 
     data_dir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        url = start_embedded(data_dir)
-        await migrate(url)
-        return await measure_direct_appends(url, arguments.streams, arguments.seconds)
+        embedded = start_embedded(data_dir)
+        login = await bench_login(embedded.owner_url, embedded.app_url)
+        return await measure_direct_appends(login, arguments.streams, arguments.seconds)
     finally:
         stop_embedded(data_dir)
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -115,7 +133,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--streams", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--url", help="a migrated or empty database (default: embedded)")
+    parser.add_argument("--url", help="a database, as its owner (default: embedded)")
     figures = asyncio.run(_main(parser.parse_args()))
     print(
         f"direct appends through the store: {figures['appends_per_second']}/s on "

@@ -12,6 +12,7 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.config import Settings
+from eventstore.seeds import SeedKeys
 from tests.api.helpers import Client, Game, assert_problem, create_game
 from tests.audit.test_http import finished_game
 from tests.live.conftest import Message
@@ -20,8 +21,12 @@ UNKNOWN = "/v1/games/00000000-0000-4000-8000-000000000000"
 
 
 @pytest.fixture(scope="module")
-async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
-    settings = Settings(database_url=database_url, pool_min_size=1, pool_max_size=4)
+async def client(
+    database_url: str, seed_keys: SeedKeys
+) -> AsyncIterator[AsyncTestClient[Litestar]]:
+    settings = Settings(
+        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=4
+    )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client
 

@@ -12,6 +12,7 @@ from psycopg.rows import TupleRow
 from eventstore import (
     NewEvent,
     StoreError,
+    StreamCorrupted,
     StreamExists,
     StreamNotFound,
     VersionConflict,
@@ -107,11 +108,11 @@ async def test_a_stale_expected_version_conflicts_and_changes_nothing(
     assert await table_counts(superuser_conn, game_id) == before == (2, 2, 0)
 
 
-async def test_a_lost_race_caught_by_the_primary_key_is_a_conflict_and_changes_nothing(
+async def test_an_event_past_the_version_is_a_corrupt_stream_and_changes_nothing(
     event_store: EventStore, superuser_conn: Conn, new_game_id: Callable[[], str]
 ) -> None:
-    """The backstop: an event already at seq 3 though the game says version 2 (as if a writer
-    had bypassed the version). The append's statement fails as a whole."""
+    """An event already at seq 3 though the game says version 2 (written behind the store's
+    back): no append can succeed, and retrying cannot help, so it is no version conflict."""
     game_id = new_game_id()
     await make_stream(event_store, game_id, opening=2)
     await superuser_conn.execute(
@@ -119,7 +120,7 @@ async def test_a_lost_race_caught_by_the_primary_key_is_a_conflict_and_changes_n
            VALUES (%s, 3, 'stray', '', 0, %s, %s)""",
         [game_id, bytes(32), bytes(32)],
     )
-    with pytest.raises(VersionConflict):
+    with pytest.raises(StreamCorrupted, match="after its version 2"):
         await event_store.append(
             game_id, expected_version=2, events=events("z", 1), seat=0, command_body=b"z"
         )

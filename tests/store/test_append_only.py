@@ -86,26 +86,75 @@ async def test_even_a_superuser_is_refused_while_the_guard_is_on(
     assert await history(superuser_conn, game_with_history) == before
 
 
+async def created_with(conn: Conn, game_id: str) -> tuple[object, ...] | None:
+    cursor = await conn.execute(
+        "SELECT kind, seats, seed, seed_key_id, sealed_seed FROM games WHERE game_id = %s",
+        [game_id],
+    )
+    return await cursor.fetchone()
+
+
 async def test_the_application_role_cannot_lift_the_guard_or_touch_what_a_game_was_created_with(
     app_role_conn: Conn, superuser_conn: Conn, game_with_history: str
 ) -> None:
+    before = await created_with(superuser_conn, game_with_history)
     forbidden = [
         "ALTER TABLE events DISABLE TRIGGER events_append_only",
         "ALTER TABLE commands DISABLE TRIGGER ALL",
+        "ALTER TABLE games DISABLE TRIGGER games_only_move_forward",
         "UPDATE games SET seed = 'x' WHERE game_id = %(g)s",
+        "UPDATE games SET sealed_seed = 'x', seed_key_id = 'x' WHERE game_id = %(g)s",
+        "SELECT seed FROM games WHERE game_id = %(g)s",
+        "INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed,"
+        " seed_chosen_by_creator) VALUES ('plain', 'k', '1', 1, 'active', 1, 'x', false)",
         "UPDATE games SET kind = 'x', seats = 9 WHERE game_id = %(g)s",
         "DELETE FROM games WHERE game_id = %(g)s",
         "DELETE FROM seat_tokens WHERE game_id = %(g)s",
         "UPDATE seat_tokens SET token_hash = 'x' WHERE game_id = %(g)s",
+        "DELETE FROM game_creations",
         "SET session_replication_role = replica",  # would silence the triggers
+        "SET ROLE postgres",
     ]
     for statement in forbidden:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             await app_role_conn.execute(statement, {"g": game_with_history})
+    after = await created_with(superuser_conn, game_with_history)
+    assert after == before
+    assert after is not None and after[:3] == ("test-kind", 3, None)  # the seed is sealed
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE games SET version = version - 1 WHERE game_id = %(g)s",
+        "UPDATE games SET version = 0, command_count = 0 WHERE game_id = %(g)s",
+        "UPDATE games SET command_count = command_count - 1 WHERE game_id = %(g)s",
+    ],
+)
+async def test_nobody_moves_a_game_back_while_the_guard_is_on(
+    app_role_conn: Conn, superuser_conn: Conn, game_with_history: str, statement: str
+) -> None:
+    before = await history(superuser_conn, game_with_history)
+    for conn in (app_role_conn, superuser_conn):
+        with pytest.raises(psycopg.errors.RestrictViolation, match="cannot go back"):
+            await conn.execute(statement, {"g": game_with_history})
+    assert await history(superuser_conn, game_with_history) == before
     cursor = await superuser_conn.execute(
-        "SELECT kind, seats, octet_length(seed) FROM games WHERE game_id = %s", [game_with_history]
+        "SELECT version, command_count FROM games WHERE game_id = %s", [game_with_history]
     )
-    assert await cursor.fetchone() == ("test-kind", 3, 32)
+    assert await cursor.fetchone() == (4, 1)
+
+
+async def test_a_finished_game_stays_finished(
+    app_role_conn: Conn, event_store: EventStore, new_game_id: Callable[[], str]
+) -> None:
+    game_id = new_game_id()
+    await make_stream(event_store, game_id, status="finished")
+    with pytest.raises(psycopg.errors.RestrictViolation, match="stays finished"):
+        await app_role_conn.execute(
+            "UPDATE games SET status = 'active' WHERE game_id = %s", [game_id]
+        )
+    assert (await event_store.info(game_id)).status == "finished"
 
 
 async def test_a_superuser_can_lift_the_guard_to_tamper(

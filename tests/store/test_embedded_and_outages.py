@@ -17,6 +17,8 @@ import pytest
 from eventstore import DatabaseUnavailable
 from eventstore.embedded import CLUSTER_DIR, start_embedded, stop_embedded
 from eventstore.migrations import migrate
+from eventstore.provision import provision
+from eventstore.seeds import SeedKeys
 from eventstore.store import open_store
 from tests.store.helpers import events, make_stream
 
@@ -60,13 +62,14 @@ def test_the_test_servers_url_works_from_another_process(database_url: str) -> N
 
 
 def test_processes_share_one_server_and_the_last_one_stops_it(throwaway_data_dir: Path) -> None:
-    url = start_embedded(throwaway_data_dir, durable=False)
-    assert start_embedded(throwaway_data_dir, durable=False) == url  # joining again is harmless
+    url = start_embedded(throwaway_data_dir, durable=False).owner_url
+    # Joining again is harmless
+    assert start_embedded(throwaway_data_dir, durable=False).owner_url == url
     # Another process (as `referee migrate` beside `referee serve`) joins, then exits ...
     joined = run_python(
         "from pathlib import Path\n"
         "from eventstore.embedded import start_embedded\n"
-        f"print(start_embedded(Path({str(throwaway_data_dir)!r}), durable=False))"
+        f"print(start_embedded(Path({str(throwaway_data_dir)!r}), durable=False).owner_url)"
     )
     assert joined == url
     assert answers(url)  # ... and leaves the server running for us.
@@ -77,7 +80,7 @@ def test_processes_share_one_server_and_the_last_one_stops_it(throwaway_data_dir
 def test_a_process_that_died_holding_the_server_does_not_keep_it_alive(
     throwaway_data_dir: Path,
 ) -> None:
-    url = start_embedded(throwaway_data_dir, durable=False)
+    url = start_embedded(throwaway_data_dir, durable=False).owner_url
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
         check=True,
@@ -87,16 +90,21 @@ def test_a_process_that_died_holding_the_server_does_not_keep_it_alive(
     dead_pid = int(dead.stdout)
     handles = throwaway_data_dir / CLUSTER_DIR / ".handle_pids.json"
     handles.write_text(json.dumps([*json.loads(handles.read_text()), dead_pid]))
-    assert start_embedded(throwaway_data_dir, durable=False) == url  # as a restarted server does
+    # As a restarted server does:
+    assert start_embedded(throwaway_data_dir, durable=False).owner_url == url
     assert dead_pid not in json.loads(handles.read_text())
     stop_embedded(throwaway_data_dir)
     assert not answers(url)
 
 
-async def test_the_database_going_away_is_database_unavailable(throwaway_data_dir: Path) -> None:
-    url = start_embedded(throwaway_data_dir, durable=False)
-    await migrate(url)
-    async with open_store(url, min_size=1, max_size=2, timeout=0.3) as store:
+async def test_the_database_going_away_is_database_unavailable(
+    throwaway_data_dir: Path, seed_keys: SeedKeys
+) -> None:
+    embedded = start_embedded(throwaway_data_dir, durable=False)
+    url = embedded.owner_url
+    await provision(url, embedded.app_url, seed_keys, set_password=True)
+    options = {"min_size": 1, "max_size": 2, "timeout": 0.3}
+    async with open_store(embedded.app_url, seed_keys, **options) as store:
         await make_stream(store, "doomed", opening=1)
         await store.ping()
         stop_embedded(throwaway_data_dir)
@@ -122,11 +130,11 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])  # free once closed: nothing listens there
 
 
-async def test_a_database_that_is_not_there_is_database_unavailable() -> None:
+async def test_a_database_that_is_not_there_is_database_unavailable(seed_keys: SeedKeys) -> None:
     url = f"postgresql://postgres@127.0.0.1:{closed_port()}/referee?connect_timeout=2"
     with pytest.raises(DatabaseUnavailable):
         await migrate(url)
-    async with open_store(url, min_size=0, max_size=1, timeout=0.5) as store:
+    async with open_store(url, seed_keys, min_size=0, max_size=1, timeout=0.5) as store:
         with pytest.raises(DatabaseUnavailable):
             await store.ping()
         with pytest.raises(DatabaseUnavailable):

@@ -20,6 +20,7 @@ from psycopg.rows import TupleRow
 
 from eventstore import AppendResult, VersionConflict
 from eventstore.pool import Pool, create_pool
+from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from tests.store.helpers import events, make_stream
 
@@ -58,25 +59,26 @@ async def wait_until_waiting_on_locks(conn: AsyncConnection[TupleRow], pool: Poo
 
 
 async def race(
-    database_url: str,
+    superuser_url: str,
     superuser_conn: AsyncConnection[TupleRow],
     pool: Pool,
     game_id: str,
     writers: list[Callable[[], Coroutine[object, object, T]]],
 ) -> list[T | BaseException]:
-    async with game_row_locked(database_url, game_id):
+    async with game_row_locked(superuser_url, game_id):
         tasks = [asyncio.create_task(writer()) for writer in writers]
         await wait_until_waiting_on_locks(superuser_conn, pool)
     return await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def test_twenty_writers_from_one_version_one_wins_the_rest_conflict(
-    database_url: str,
+    owner_database_url: str,
     superuser_conn: AsyncConnection[TupleRow],
     writers_pool: Pool,
+    seed_keys: SeedKeys,
     new_game_id: Callable[[], str],
 ) -> None:
-    store = EventStore(writers_pool)
+    store = EventStore(writers_pool, seed_keys)
     game_id = new_game_id()
     await make_stream(store, game_id, opening=3)
 
@@ -90,7 +92,11 @@ async def test_twenty_writers_from_one_version_one_wins_the_rest_conflict(
         )
 
     results = await race(
-        database_url, superuser_conn, writers_pool, game_id, [writer(n) for n in range(WRITERS)]
+        owner_database_url,
+        superuser_conn,
+        writers_pool,
+        game_id,
+        [writer(n) for n in range(WRITERS)],
     )
 
     winners = [r for r in results if isinstance(r, AppendResult)]
@@ -107,12 +113,13 @@ async def test_twenty_writers_from_one_version_one_wins_the_rest_conflict(
 
 
 async def test_twenty_retries_of_one_idempotent_command_append_it_once(
-    database_url: str,
+    owner_database_url: str,
     superuser_conn: AsyncConnection[TupleRow],
     writers_pool: Pool,
+    seed_keys: SeedKeys,
     new_game_id: Callable[[], str],
 ) -> None:
-    store = EventStore(writers_pool)
+    store = EventStore(writers_pool, seed_keys)
     game_id = new_game_id()
     await make_stream(store, game_id, opening=1)
 
@@ -126,7 +133,9 @@ async def test_twenty_retries_of_one_idempotent_command_append_it_once(
             idempotency_key="retry-me",
         )
 
-    results = await race(database_url, superuser_conn, writers_pool, game_id, [retry] * WRITERS)
+    results = await race(
+        owner_database_url, superuser_conn, writers_pool, game_id, [retry] * WRITERS
+    )
 
     assert all(isinstance(r, AppendResult) for r in results), results
     answers = [r for r in results if isinstance(r, AppendResult)]
@@ -140,10 +149,10 @@ async def test_twenty_retries_of_one_idempotent_command_append_it_once(
 
 
 async def test_free_for_all_writers_keep_the_stream_gapless(
-    writers_pool: Pool, new_game_id: Callable[[], str]
+    writers_pool: Pool, seed_keys: SeedKeys, new_game_id: Callable[[], str]
 ) -> None:
     """Writers that each retry on conflict until they get in: every command lands exactly once."""
-    store = EventStore(writers_pool)
+    store = EventStore(writers_pool, seed_keys)
     game_id = new_game_id()
     await make_stream(store, game_id, opening=1)
 

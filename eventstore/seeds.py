@@ -1,0 +1,275 @@
+"""Seeds sealed at rest: AES-256-GCM under keys the database never sees.
+
+A game's seed decides every card of the game, so while the game runs nobody may learn it,
+including whoever can read the database (a backup, a replica, an operator). The store keeps
+only `sealed_seed` = nonce (12 bytes) || AES-256-GCM ciphertext and tag, with the game id (UTF-8)
+as associated data, so that a sealed seed copied onto another game does not open; beside it
+`seed_key_id` names the key. The seed is revealed in the game's events once it is over, as
+before; the sealed copy stays, for the bundles of finished games.
+
+Keys come from the settings as `id:key` entries (the key: 32 bytes in base64), the newest
+first: the first seals, every one opens. Rotation: put a new key first, keep the old ones,
+run `referee migrate` (it re-seals every seed under the newest key), then drop the old keys.
+
+`seal_seeds` is also the one-time step that seals the plain seeds of a database created before
+seeds were sealed; it runs as the database's owner (the service's own role cannot even read
+the plain column).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from eventstore.types import DatabaseUnavailable, StoreError
+
+KEY_BYTES = 32  # AES-256
+NONCE_BYTES = 12
+KEY_ID = re.compile(r"^[A-Za-z0-9._-]{1,32}$")
+SEAL_BATCH = 500  # games re-sealed per transaction
+
+
+class SeedKeyError(ValueError):
+    """Seed keys that cannot be used: malformed settings, or a key file that is not private."""
+
+
+class SealedSeedError(Exception):
+    """A sealed seed that does not open: its key is not configured, or the row was altered.
+
+    Not a StoreError: it is the server's configuration (or tampering), never a passing outage.
+    """
+
+
+@dataclass(frozen=True)
+class SeedKeys:
+    """The keys that seal and open seeds: the first seals, every one opens."""
+
+    keys: tuple[tuple[str, bytes], ...]
+    _by_id: dict[str, AESGCM] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.keys:
+            raise SeedKeyError("at least one seed key is needed")
+        ids = [key_id for key_id, _ in self.keys]
+        if len(set(ids)) != len(ids):
+            raise SeedKeyError(f"two seed keys share an id: {ids}")
+        for key_id, key in self.keys:
+            if not KEY_ID.match(key_id):
+                raise SeedKeyError(f"a seed key id is 1 to 32 of A-Z a-z 0-9 . _ -, not {key_id!r}")
+            if len(key) != KEY_BYTES:
+                raise SeedKeyError(f"seed key {key_id!r} has {len(key)} bytes, not {KEY_BYTES}")
+        object.__setattr__(self, "_by_id", {key_id: AESGCM(key) for key_id, key in self.keys})
+
+    def __repr__(self) -> str:  # never print a key
+        return f"SeedKeys(ids={self.ids})"
+
+    @classmethod
+    def parse(cls, text: str) -> SeedKeys:
+        """`id:base64key` entries, separated by commas, spaces or lines; `#` starts a comment."""
+        entries = []
+        for line in text.splitlines():
+            line = line.split("#", 1)[0]
+            entries += [entry for entry in re.split(r"[\s,]+", line) if entry]
+        keys = []
+        for entry in entries:
+            key_id, separator, encoded = entry.partition(":")
+            if not separator:
+                raise SeedKeyError(f"a seed key is written id:base64key, not {_hide(entry)!r}")
+            keys.append((key_id, _decode_key(key_id, encoded)))
+        return cls(tuple(keys))
+
+    @classmethod
+    def generate(cls, key_id: str | None = None) -> SeedKeys:
+        return cls(((key_id or new_key_id(), secrets.token_bytes(KEY_BYTES)),))
+
+    def entries(self) -> str:
+        """The keys as settings text, one `id:base64key` a line."""
+        return "".join(f"{key_id}:{base64.b64encode(key).decode()}\n" for key_id, key in self.keys)
+
+    @property
+    def ids(self) -> list[str]:
+        return [key_id for key_id, _ in self.keys]
+
+    @property
+    def current(self) -> str:
+        """The id of the key that seals."""
+        return self.keys[0][0]
+
+    def seal(self, game_id: str, seed: bytes) -> tuple[str, bytes]:
+        """(key id, nonce || ciphertext) of `seed`, bound to `game_id`."""
+        nonce = os.urandom(NONCE_BYTES)
+        sealed = self._by_id[self.current].encrypt(nonce, seed, game_id.encode())
+        return self.current, nonce + sealed
+
+    def open(self, game_id: str, key_id: str, sealed: bytes) -> bytes:
+        """The seed sealed by `seal`. Raises SealedSeedError."""
+        cipher = self._by_id.get(key_id)
+        if cipher is None:
+            raise SealedSeedError(
+                f"the seed of game {game_id} is sealed with key {key_id!r}, which this server "
+                f"does not have (it has {self.ids})"
+            )
+        try:
+            return cipher.decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], game_id.encode())
+        except InvalidTag as error:
+            raise SealedSeedError(
+                f"the sealed seed of game {game_id} does not open: it was altered or copied"
+            ) from error
+
+    def derive(self, key_id: str, purpose: str) -> bytes:
+        """A 32-byte key for another `purpose`, derived from seed key `key_id` (HMAC-SHA256).
+
+        Raises KeyError when the key is not configured.
+        """
+        key = dict(self.keys)[key_id]
+        return hmac.new(key, b"referee:" + purpose.encode(), hashlib.sha256).digest()
+
+
+def new_key_id() -> str:
+    """A key id that says when the key was made: `k20261114-3f9a`."""
+    return f"k{datetime.now(UTC):%Y%m%d}-{secrets.token_hex(2)}"
+
+
+def _decode_key(key_id: str, encoded: str) -> bytes:
+    padded = encoded + "=" * (-len(encoded) % 4)
+    try:
+        return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        raise SeedKeyError(f"seed key {key_id!r} is not base64") from None
+
+
+def _hide(entry: str) -> str:
+    return entry[:4] + "…" if len(entry) > 4 else entry
+
+
+def read_key_file(path: Path) -> SeedKeys:
+    """The keys in `path`, which must be readable by its owner only."""
+    try:
+        mode = path.stat().st_mode
+        text = path.read_text()
+    except OSError as error:
+        raise SeedKeyError(f"cannot read the seed key file {path}: {error.strerror}") from None
+    if mode & 0o077:
+        raise SeedKeyError(
+            f"the seed key file {path} may be read by others (mode {mode & 0o777:o}): chmod 600"
+        )
+    return SeedKeys.parse(text)
+
+
+def key_file(path: Path) -> SeedKeys:
+    """The keys in `path`, made with one new key (mode 0600) if the file does not exist yet.
+
+    Safe when several processes start at once: the first file written wins.
+    """
+    if not path.exists():
+        write_private_file(path, SeedKeys.generate().entries())
+    return read_key_file(path)
+
+
+def write_private_file(path: Path, text: str) -> None:
+    """Create `path` (mode 0600) holding `text`, unless it exists: then it is left as it is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w") as output:
+            output.write(text)
+            output.flush()
+            os.fsync(output.fileno())
+        # Atomic, and refuses to replace a file that another process wrote first.
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+    finally:
+        draft.unlink(missing_ok=True)
+
+
+# -- sealing what is stored ----------------------------------------------------------------------
+
+_TO_SEAL = """
+SELECT game_id, seed, seed_key_id, sealed_seed
+  FROM games
+ WHERE seed IS NOT NULL OR seed_key_id IS DISTINCT FROM %(current)s
+ ORDER BY game_id
+ LIMIT %(batch)s
+   FOR UPDATE
+"""
+
+_STORE_SEALED = """
+UPDATE games g
+   SET seed = NULL, seed_key_id = s.key_id, sealed_seed = s.sealed
+  FROM unnest(%(game_ids)s::text[], %(key_ids)s::text[], %(sealed)s::bytea[])
+       AS s(game_id, key_id, sealed)
+ WHERE g.game_id = s.game_id
+"""
+
+
+@dataclass(frozen=True)
+class SealReport:
+    sealed_plain: int  # seeds that were stored in plain text (a database from before sealing)
+    resealed: int  # seeds sealed with an older key, sealed again with the newest
+
+
+async def seal_seeds(owner_conninfo: str, keys: SeedKeys) -> SealReport:
+    """Seal every plain seed, and re-seal every seed not sealed with the newest key.
+
+    Runs as the tables' owner, in batches, each its own transaction (safe beside a running
+    service). After sealing plain seeds the games table is rewritten (VACUUM FULL), so that
+    the old row versions that held them leave the database's files. Raises SealedSeedError
+    when a seed is sealed with a key that is not configured.
+    """
+    plain = resealed = 0
+    try:
+        async with await psycopg.AsyncConnection.connect(owner_conninfo, autocommit=True) as conn:
+            while True:
+                async with conn.transaction():
+                    cursor = await conn.execute(
+                        _TO_SEAL, {"current": keys.current, "batch": SEAL_BATCH}
+                    )
+                    rows = await cursor.fetchall()
+                    if not rows:
+                        break
+                    batch = list(_resealed(keys, rows))
+                    await conn.execute(
+                        _STORE_SEALED,
+                        {
+                            "game_ids": [game_id for game_id, _, _ in batch],
+                            "key_ids": [key_id for _, key_id, _ in batch],
+                            "sealed": [sealed for _, _, sealed in batch],
+                        },
+                    )
+                plain += sum(1 for row in rows if row[1] is not None)
+                resealed += sum(1 for row in rows if row[1] is None)
+            if plain:
+                await conn.execute("VACUUM (FULL) games")
+    except psycopg.OperationalError as error:
+        raise DatabaseUnavailable(str(error)) from error
+    except psycopg.Error as error:
+        raise StoreError(f"sealing the seeds failed: {error}") from error
+    return SealReport(sealed_plain=plain, resealed=resealed)
+
+
+def _resealed(
+    keys: SeedKeys, rows: Iterable[tuple[str, bytes | None, str | None, bytes | None]]
+) -> Iterator[tuple[str, str, bytes]]:
+    for game_id, plain, key_id, sealed in rows:
+        if plain is not None:
+            seed = bytes(plain)
+        elif key_id is not None and sealed is not None:
+            seed = keys.open(game_id, key_id, bytes(sealed))
+        else:  # the table's CHECK makes this impossible
+            raise StoreError(f"game {game_id} has no seed")
+        yield (game_id, *keys.seal(game_id, seed))

@@ -1,0 +1,86 @@
+"""Settings are parsed and checked at start: a bad value is one clear line, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from api.config import Settings, SettingsError
+from eventstore.seeds import SeedKeys
+from tests.servers import TEST_SEED_KEYS
+
+URL = "postgresql://referee_api:secret@db/referee"
+
+
+def test_defaults_are_safe_and_need_nothing() -> None:
+    settings = Settings.from_env({})
+    assert settings.database_url is None and settings.seed_keys is None  # the embedded database
+    assert (settings.pool_min_size, settings.pool_max_size) == (1, 10)
+
+
+def test_the_database_settings() -> None:
+    settings = Settings.from_env(
+        {
+            "REFEREE_DATABASE_URL": URL,
+            "REFEREE_MIGRATION_DATABASE_URL": "postgresql://owner@db/referee",
+            "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
+        }
+    )
+    assert settings.database_url == URL
+    assert settings.seed_keys is not None and settings.seed_keys.current == "test-newer"
+
+
+def test_a_key_file_must_be_private(tmp_path: Path) -> None:
+    path = tmp_path / "keys"
+    path.write_text(SeedKeys.generate("file-key").entries())
+    path.chmod(0o644)
+    env = {"REFEREE_DATABASE_URL": URL, "REFEREE_SEED_KEYS_FILE": str(path)}
+    with pytest.raises(SettingsError, match="chmod 600"):
+        Settings.from_env(env)
+    path.chmod(0o600)
+    keys = Settings.from_env(env).seed_keys
+    assert keys is not None and keys.ids == ["file-key"]
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"REFEREE_POOL_MAX_SIZE": "abc"}, "REFEREE_POOL_MAX_SIZE='abc': not a whole number"),
+        ({"REFEREE_POOL_MIN_SIZE": "-1"}, "REFEREE_POOL_MIN_SIZE='-1': at least 0"),
+        ({"REFEREE_POOL_MIN_SIZE": "20"}, "is more than REFEREE_POOL_MAX_SIZE (10)"),
+        ({"REFEREE_POOL_TIMEOUT": "soon"}, "REFEREE_POOL_TIMEOUT='soon': not a number of seconds"),
+        ({"REFEREE_SSE_HEARTBEAT_SECONDS": "0"}, "REFEREE_SSE_HEARTBEAT_SECONDS='0': a number"),
+        ({"REFEREE_SHUTDOWN_GRACE_SECONDS": "nan"}, "REFEREE_SHUTDOWN_GRACE_SECONDS='nan'"),
+        ({"REFEREE_LOG_LEVEL": "loud"}, "REFEREE_LOG_LEVEL='loud': one of DEBUG"),
+        ({"REFEREE_DATABASE_URL": "not a url"}, "REFEREE_DATABASE_URL=(hidden): not a libpq"),
+        ({"REFEREE_DATABASE_URL": URL}, "REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE is required"),
+        ({"REFEREE_MIGRATION_DATABASE_URL": URL}, "without REFEREE_DATABASE_URL"),
+        ({"REFEREE_SEED_KEYS": "k1:c2hvcnQ="}, "REFEREE_SEED_KEYS: seed key 'k1' has 5 bytes"),
+        ({"REFEREE_SEED_KEYS": "nocolon"}, "REFEREE_SEED_KEYS: a seed key is written id:base64"),
+        ({"REFEREE_SEED_KEYS_FILE": "/nowhere/keys"}, "cannot read the seed key file"),
+    ],
+)
+def test_a_bad_value_is_named(environ: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError) as error:
+        Settings.from_env(environ)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_referee_serve_says_it_in_one_line(tmp_path: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "referee"), "serve"],
+        env={**env, "REFEREE_POOL_MAX_SIZE": "abc"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert done.stderr == "referee: REFEREE_POOL_MAX_SIZE='abc': not a whole number\n"
+    assert not (tmp_path / ".referee-data").exists()  # nothing was started

@@ -1,0 +1,164 @@
+"""The service's own database login can read and append, and nothing else: not become another
+role, not rewrite or remove history, not change the schema, not move a game backwards. Checked
+from that very login (what any code in a server process could send), beside a real server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from psycopg import AsyncConnection
+from psycopg.rows import TupleRow
+
+from tests.reliability.conftest import Serve
+from tests.servers import TEST_SEED_KEYS, Server
+
+Conn = AsyncConnection[TupleRow]
+
+# Each must be refused by the database itself, whatever the code that sends it.
+REFUSED = [
+    "SET ROLE postgres",
+    "SET SESSION AUTHORIZATION postgres",
+    "SET session_replication_role = replica",
+    "UPDATE events SET body = 'x' WHERE game_id = %(g)s",
+    "DELETE FROM events WHERE game_id = %(g)s",
+    "TRUNCATE events CASCADE",
+    "UPDATE commands SET body = 'x' WHERE game_id = %(g)s",
+    "DELETE FROM commands WHERE game_id = %(g)s",
+    "TRUNCATE commands CASCADE",
+    "DELETE FROM games WHERE game_id = %(g)s",
+    "TRUNCATE games CASCADE",
+    "DELETE FROM seat_tokens WHERE game_id = %(g)s",
+    "UPDATE games SET kind = 'x' WHERE game_id = %(g)s",
+    "SELECT seed FROM games",
+    "ALTER TABLE events DISABLE TRIGGER events_append_only",
+    "ALTER TABLE games DISABLE TRIGGER games_only_move_forward",
+    "ALTER TABLE events ADD COLUMN note text",
+    "DROP TABLE events",
+    "DROP TRIGGER commands_append_only ON commands",
+    "DROP FUNCTION refuse_rewriting_history()",
+    "CREATE TABLE mine (x int)",
+    "CREATE ROLE intruder",
+    "GRANT referee_app TO postgres",
+    "ALTER ROLE referee_app LOGIN",
+    "DROP SCHEMA public CASCADE",
+]
+BACKWARDS = [
+    "UPDATE games SET version = 1 WHERE game_id = %(g)s",
+    "UPDATE games SET version = version - 1, command_count = 0 WHERE game_id = %(g)s",
+]
+
+
+@pytest.fixture(scope="module")
+def server(serve: Serve) -> Server:
+    return serve()
+
+
+@pytest.fixture
+async def http(server: Server) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        yield client
+
+
+@pytest.fixture
+async def login(database_url: str) -> AsyncIterator[Conn]:
+    """A connection as the server's own login: REFEREE_DATABASE_URL."""
+    async with await AsyncConnection.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+async def new_game(http: httpx.AsyncClient) -> tuple[str, dict[int, str]]:
+    created = await http.post("/v1/games", json={"kind": "coyote", "seats": 3})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    return body["game_id"], {item["seat"]: item["token"] for item in body["seat_tokens"]}
+
+
+async def bid(http: httpx.AsyncClient, game_id: str, tokens: dict[int, str], number: int) -> int:
+    url = f"/v1/games/{game_id}"
+    seat = (await http.get(url)).json()["to_act"][0]
+    response = await http.post(
+        f"{url}/commands",
+        json={"command": {"type": "coyote.bid", "number": number}},
+        headers={"Authorization": f"Bearer {tokens[seat]}"},
+    )
+    return response.status_code
+
+
+async def whoami(conn: Conn) -> tuple[str, str, bool]:
+    cursor = await conn.execute(
+        "SELECT current_user, session_user, rolsuper FROM pg_roles WHERE rolname = current_user"
+    )
+    row = await cursor.fetchone()
+    assert row is not None
+    return row
+
+
+async def test_reset_role_gives_back_nothing_but_the_login_itself(login: Conn) -> None:
+    before = await whoami(login)
+    assert before[0] == before[1] and before[2] is False
+    await login.execute("RESET ROLE")
+    assert await whoami(login) == before
+    await login.execute("SET ROLE referee_app")  # its only membership: no stronger
+    await login.execute("RESET ROLE")
+    assert await whoami(login) == before
+
+
+@pytest.mark.parametrize("reset_first", [False, True], ids=["as-is", "after-reset-role"])
+async def test_the_login_is_refused_everything_but_reading_and_appending(
+    login: Conn, superuser_conn: Conn, http: httpx.AsyncClient, reset_first: bool
+) -> None:
+    game_id, tokens = await new_game(http)
+    assert await bid(http, game_id, tokens, 2) == 200
+    dump = "SELECT count(*), max(seq), string_agg(encode(hash, 'hex'), '') FROM events"
+    before = await (await superuser_conn.execute(dump)).fetchone()
+    if reset_first:
+        await login.execute("RESET ROLE")
+    for statement in REFUSED:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await login.execute(statement, {"g": game_id})
+    assert await (await superuser_conn.execute(dump)).fetchone() == before
+    assert await bid(http, game_id, tokens, 3) == 200  # and the server plays on
+
+
+@pytest.mark.parametrize("statement", BACKWARDS)
+async def test_a_game_cannot_be_moved_backwards(
+    login: Conn, http: httpx.AsyncClient, statement: str
+) -> None:
+    game_id, tokens = await new_game(http)
+    for number in (2, 3):
+        assert await bid(http, game_id, tokens, number) == 200
+    version = (await http.get(f"/v1/games/{game_id}")).json()["version"]
+    with pytest.raises(psycopg.errors.RestrictViolation, match="cannot go back"):
+        await login.execute(statement, {"g": game_id})
+    assert (await http.get(f"/v1/games/{game_id}")).json()["version"] == version
+    assert await bid(http, game_id, tokens, 4) == 200  # the next command is not a 409
+
+
+def test_a_server_refuses_to_log_in_as_the_owner(owner_database_url: str, tmp_path: Path) -> None:
+    """Given the owner's (a superuser's) URL as its own login, `referee serve` says so and
+    stops, rather than serving with every privilege."""
+    env = {
+        **{name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")},
+        "REFEREE_DATABASE_URL": owner_database_url,
+        "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
+    }
+    referee = Path(sys.executable).parent / "referee"
+    done = subprocess.run(
+        [str(referee), "serve", "--port", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    errors = done.stderr.strip().splitlines()
+    assert len(errors) == 1, done.stderr
+    assert "a superuser" in errors[0] and "REFEREE_DATABASE_URL" in errors[0]
