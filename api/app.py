@@ -28,6 +28,7 @@ from api.service import GameService
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
+from referee.kernel import Registry
 
 
 def api_version() -> str:
@@ -37,13 +38,13 @@ def api_version() -> str:
         return "0.0.0"
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) -> Litestar:
     settings = settings or Settings.from_env()
     return Litestar(
         route_handlers=ROUTE_HANDLERS,
         dependencies=APP_DEPENDENCIES,
-        lifespan=[_database(settings)],
-        state=State({"registry": REGISTRY}),
+        lifespan=[_database(settings, registry)],
+        state=State({"registry": registry}),
         exception_handlers={Exception: problem_response},
         before_send=[echo_request_id],
         middleware=[
@@ -56,7 +57,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
 
 
-def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+def _database(
+    settings: Settings, registry: Registry
+) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         if settings.database_url is None:
@@ -69,8 +72,8 @@ def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextMa
         )
         await pool.open(wait=False)
         store = EventStore(pool)
-        app.state.service = GameService(store, REGISTRY, TableCache(settings.table_cache_size))
-        app.state.archive = Archive(store, REGISTRY)
+        app.state.service = GameService(store, registry, TableCache(settings.table_cache_size))
+        app.state.archive = Archive(store, registry)
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )
