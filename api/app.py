@@ -16,7 +16,7 @@ from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig
 
 from api.audit import Archive
-from api.cache import TableCache
+from api.cache import ReportCache, TableCache
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
 from api.live import EventHub
@@ -73,7 +73,7 @@ def _database(
         await pool.open(wait=False)
         store = EventStore(pool)
         app.state.service = GameService(store, registry, TableCache(settings.table_cache_size))
-        app.state.archive = Archive(store, registry)
+        app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )

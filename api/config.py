@@ -22,6 +22,8 @@ class Settings:
     log_level: str = "INFO"
     sse_heartbeat_seconds: float = 15.0  # a quiet event stream sends a comment this often
     shutdown_grace_seconds: float = 10.0  # then open requests (event streams) are cut
+    # -- server and expensive reads (hardening C) --
+    audit_cache_size: int = 1024  # audit reports kept per process, one per game
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -42,5 +44,9 @@ class Settings:
             ),
             shutdown_grace_seconds=float(
                 environ.get("REFEREE_SHUTDOWN_GRACE_SECONDS", defaults.shutdown_grace_seconds)
+            ),
+            # -- server and expensive reads (hardening C) --
+            audit_cache_size=int(
+                environ.get("REFEREE_AUDIT_CACHE_SIZE", defaults.audit_cache_size)
             ),
         )
