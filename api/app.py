@@ -23,6 +23,8 @@ from api.live import EventHub
 from api.logging import RequestLogMiddleware, echo_request_id
 from api.openapi import openapi_config
 from api.problems import problem_response
+from api.ratelimit import STATE_KEY as EXPENSIVE_READS
+from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
 from api.service import GameService
 from eventstore.pool import create_pool
@@ -44,7 +46,7 @@ def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) 
         route_handlers=ROUTE_HANDLERS,
         dependencies=APP_DEPENDENCIES,
         lifespan=[_database(settings, registry)],
-        state=State({"registry": registry}),
+        state=State({"registry": registry, **_expensive_reads(settings)}),
         exception_handlers={Exception: problem_response},
         before_send=[echo_request_id],
         middleware=[
@@ -55,6 +57,12 @@ def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) 
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,
     )
+
+
+def _expensive_reads(settings: Settings) -> dict[str, RateLimiter]:
+    """The rate limit of audits, exports and bundle checks (api.ratelimit), in the app's state."""
+    limiter = RateLimiter(settings.expensive_reads_per_minute, settings.expensive_reads_burst)
+    return {EXPENSIVE_READS: limiter} if limiter.enabled else {}
 
 
 def _database(

@@ -24,6 +24,10 @@ class Settings:
     shutdown_grace_seconds: float = 10.0  # then open requests (event streams) are cut
     # -- server and expensive reads (hardening C) --
     audit_cache_size: int = 1024  # audit reports kept per process, one per game
+    # Audits, exports and bundle checks, per client address and process: a bucket of `burst`
+    # refilled at `per_minute` (0: no limit); beyond it, 429 with Retry-After.
+    expensive_reads_per_minute: float = 60.0
+    expensive_reads_burst: int = 30
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -48,5 +52,13 @@ class Settings:
             # -- server and expensive reads (hardening C) --
             audit_cache_size=int(
                 environ.get("REFEREE_AUDIT_CACHE_SIZE", defaults.audit_cache_size)
+            ),
+            expensive_reads_per_minute=float(
+                environ.get(
+                    "REFEREE_EXPENSIVE_READS_PER_MINUTE", defaults.expensive_reads_per_minute
+                )
+            ),
+            expensive_reads_burst=int(
+                environ.get("REFEREE_EXPENSIVE_READS_BURST", defaults.expensive_reads_burst)
             ),
         )

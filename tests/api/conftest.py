@@ -19,7 +19,11 @@ from api.config import Settings
 
 @pytest.fixture(scope="session")
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, pool_min_size=1, pool_max_size=6)
+    # No rate limit on audits and exports: these tests call them at will (schemathesis too);
+    # tests/reliability/test_expensive_reads.py holds the limit to its word.
+    return Settings(
+        database_url=database_url, pool_min_size=1, pool_max_size=6, expensive_reads_per_minute=0
+    )
 
 
 async def serve(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:

@@ -42,6 +42,11 @@ def new_game(service: GameService) -> Callable[..., Awaitable[str]]:
 @pytest.fixture(scope="session")
 async def client(database_url: str) -> AsyncIterator[AsyncTestClient[Litestar]]:
     """The real app on the test database."""
-    settings = Settings(database_url=database_url, pool_min_size=1, pool_max_size=4)
+    settings = Settings(
+        database_url=database_url,
+        pool_min_size=1,
+        pool_max_size=4,
+        expensive_reads_per_minute=0,  # every test here audits and exports at will
+    )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client
