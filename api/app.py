@@ -26,6 +26,7 @@ from api.problems import problem_response
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
 from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
+from api.server import BodyDeadlineMiddleware
 from api.service import GameService
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) 
         middleware=[
             RequestLogMiddleware(),
             PrometheusConfig(app_name="referee", prefix="referee", group_path=True).middleware,
+            BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
         ],
         openapi_config=openapi_config(api_version()),
         request_max_body_size=settings.max_body_bytes,

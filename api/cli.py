@@ -64,9 +64,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.logging import configure_logging
+    from api.server import guarded_protocol
 
     settings = Settings.from_env()
     configure_logging(settings.log_level)
+    _allow_open_files(settings.max_connections)
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _stop)
     try:
@@ -80,9 +82,14 @@ def _serve(args: argparse.Namespace) -> int:
                 log_config=None,
                 access_log=False,  # one JSON line per request comes from the app itself
                 lifespan="on",
-                # Their C event loop and HTTP parser take about a third off the CPU of a move.
+                # Their C event loop and HTTP parser take about a third off the CPU of a move;
+                # the parser's protocol, with a header read timeout and a connection limit.
                 loop="uvloop",
-                http="httptools",
+                http=guarded_protocol(
+                    header_read_timeout=settings.header_read_timeout_seconds,
+                    max_connections=settings.max_connections,
+                ),
+                timeout_keep_alive=settings.keep_alive_timeout_seconds,  # type: ignore[arg-type]
                 # Event streams never end by themselves: on a stop signal they are cut after
                 # this, and their clients resume on another process with Last-Event-ID.
                 timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
@@ -90,6 +97,20 @@ def _serve(args: argparse.Namespace) -> int:
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
     return 0
+
+
+def _allow_open_files(connections: int) -> None:
+    """Raise the soft limit on open files towards the hard one, so that `connections` (and the
+    database's, the log's) fit: a soft limit of 1024 would otherwise refuse them first."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        if raised < wanted:
+            log.warning("open files limited", limit=raised, max_connections=connections)
 
 
 class Stopped(Exception):
