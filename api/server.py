@@ -6,7 +6,8 @@ forever. `guarded_protocol` is uvicorn's HTTP protocol (httptools) with these li
 
 - The request line and headers must arrive within `header_read_timeout` of the connection
   opening, or of the previous response ending; else the connection is closed. While a request
-  is being served (its headers are in) this clock does not run.
+  is being served (its headers are in) this clock does not run. The rest of a body answered
+  before it was read (a refused upload) must arrive within the same time.
 - Headers larger than `MAX_HEADER_BYTES` are answered 431 and the connection closed.
 - At most `max_connections` connections per process: one more is answered 503 and closed at
   once, before anything is read from it.
@@ -66,9 +67,13 @@ class GuardedProtocol(HttpToolsProtocol):
     # -- the headers' deadline ---------------------------------------------------------------
 
     def data_received(self, data: bytes) -> None:
-        awaiting = self._header_timer is not None
+        # Bytes towards the next request's headers, not the rest of a body that was answered
+        # before it was read (a refused upload): that is bounded by the deadline alone.
+        counting = self._header_timer is not None and (
+            self.cycle is None or not self.cycle.more_body
+        )
         super().data_received(data)
-        if awaiting and self._header_timer is not None:  # still no end of headers
+        if counting and self._header_timer is not None:  # still no end of headers
             self._header_bytes += len(data)
             if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
                 self._refuse(431, "The request's line and headers are too large.")

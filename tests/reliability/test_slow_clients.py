@@ -4,6 +4,7 @@ while a player's moves are still served; and connections past the limit are refu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import resource
 import selectors
@@ -138,6 +139,27 @@ def test_a_connection_idle_after_its_response_is_closed(server: Server) -> None:
         closed = wait_until_closed([connection], TIMEOUT + PATIENCE)
     assert closed, "still open"
     assert closed[0].startswith(b"HTTP/1.1 200"), closed[0]
+
+
+def test_a_body_answered_before_it_was_read_is_bounded_by_the_deadline(server: Server) -> None:
+    """A body too large for its request is refused at its headers (413); what the client sends
+    of it afterwards is not taken for headers (no 431), and the connection is closed within
+    the header read timeout."""
+    with socket.create_connection((HOST, port_of(server)), timeout=PATIENCE) as connection:
+        connection.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: referee\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 10000000\r\n\r\n"
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += connection.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 413"), answer
+        with contextlib.suppress(OSError):  # the server may close first: that is the point
+            for _ in range(10):
+                connection.sendall(b" " * 32768)
+        closed = wait_until_closed([connection], TIMEOUT + PATIENCE)
+    assert closed, "still open"
+    assert b"HTTP/1.1 431" not in answer + closed[0]
 
 
 def test_connections_past_the_limit_are_refused(serve: Serve) -> None:
