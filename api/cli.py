@@ -10,11 +10,13 @@ import argparse
 import asyncio
 import dataclasses
 import math
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -39,6 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve with N processes on one socket (default 1; e.g. one per core)",
+    )
     serve.set_defaults(run=_serve)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
@@ -64,8 +73,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.logging import configure_logging
-    from api.server import guarded_protocol
+    from api.server import GuardedProtocol
 
+    if args.workers < 1:
+        print("referee serve: --workers must be at least 1", file=sys.stderr)
+        return 2
     settings = Settings.from_env()
     configure_logging(settings.log_level)
     _allow_open_files(settings.max_connections)
@@ -74,9 +86,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         with _database(settings) as url:
             _apply_migrations(url)
-            app = create_app(dataclasses.replace(settings, database_url=url))
-            uvicorn.run(
-                app,
+            options: dict[str, Any] = dict(
                 host=args.host,
                 port=args.port,
                 log_config=None,
@@ -85,15 +95,20 @@ def _serve(args: argparse.Namespace) -> int:
                 # Their C event loop and HTTP parser take about a third off the CPU of a move;
                 # the parser's protocol, with a header read timeout and a connection limit.
                 loop="uvloop",
-                http=guarded_protocol(
-                    header_read_timeout=settings.header_read_timeout_seconds,
-                    max_connections=settings.max_connections,
-                ),
-                timeout_keep_alive=settings.keep_alive_timeout_seconds,  # type: ignore[arg-type]
+                http=GuardedProtocol.configure(settings),
+                timeout_keep_alive=settings.keep_alive_timeout_seconds,
                 # Event streams never end by themselves: on a stop signal they are cut after
                 # this, and their clients resume on another process with Last-Event-ID.
                 timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
             )
+            if args.workers == 1:
+                uvicorn.run(create_app(dataclasses.replace(settings, database_url=url)), **options)
+            else:
+                # Each worker makes its app from the environment (api.server.worker_app); on a
+                # stop signal uvicorn stops them, each gracefully, and returns.
+                os.environ["REFEREE_DATABASE_URL"] = url
+                uvicorn.run("api.server:worker_app", factory=True, workers=args.workers, **options)
+                log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
     return 0

@@ -2,7 +2,7 @@
 
 uvicorn closes a connection idle between two requests (keep-alive timeout), but not one that
 opened and sends nothing, or half a request line, or headers that never end: it would hold it
-forever. `guarded_protocol` is uvicorn's HTTP protocol (httptools) with these limits added:
+forever. `GuardedProtocol` is uvicorn's HTTP protocol (httptools) with these limits added:
 
 - The request line and headers must arrive within `header_read_timeout` of the connection
   opening, or of the previous response ending; else the connection is closed. While a request
@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
+from litestar import Litestar
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from api.config import Settings
 from api.problems import PROBLEM_MEDIA_TYPE, Problem, ProblemKind
 
 MAX_HEADER_BYTES = 64 * 1024  # a request line and headers, together
@@ -36,11 +39,18 @@ REQUEST_TIMEOUT = ProblemKind("request-timeout", 408, "The request was not recei
 
 
 class GuardedProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a header read timeout and a connection limit (the
-    subclass made by `guarded_protocol` sets the two numbers)."""
+    """uvicorn's httptools protocol with a header read timeout and a connection limit, set for
+    the process by `configure` (uvicorn makes one instance per connection)."""
 
     header_read_timeout: float = 10.0
     max_connections: int = 2048
+
+    @classmethod
+    def configure(cls, settings: Settings) -> type[GuardedProtocol]:
+        """Take this process's limits from `settings`; the class to give uvicorn (`http=`)."""
+        cls.header_read_timeout = settings.header_read_timeout_seconds
+        cls.max_connections = settings.max_connections
+        return cls
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -127,13 +137,18 @@ class GuardedProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-def guarded_protocol(*, header_read_timeout: float, max_connections: int) -> type[GuardedProtocol]:
-    """The protocol class to give uvicorn (`http=`), with these limits."""
-    return type(
-        "GuardedHttpToolsProtocol",
-        (GuardedProtocol,),
-        {"header_read_timeout": header_read_timeout, "max_connections": max_connections},
-    )
+def worker_app() -> Litestar:
+    """The app of one worker process of `referee serve --workers N` (uvicorn's factory): its
+    settings come from the environment, the database's URL included (`serve` sets it)."""
+    from api.app import create_app
+    from api.logging import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    # uvicorn set its own loggers up before this; the app writes one line per request itself.
+    logging.getLogger("uvicorn.access").propagate = False
+    GuardedProtocol.configure(settings)
+    return create_app(settings)
 
 
 class BodyDeadlineMiddleware(ASGIMiddleware):
