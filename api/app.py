@@ -16,18 +16,22 @@ from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig
 
 from api.audit import Archive
-from api.cache import TableCache
+from api.cache import ReportCache, TableCache
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
 from api.live import EventHub
 from api.logging import RequestLogMiddleware, echo_request_id
 from api.openapi import openapi_config
 from api.problems import problem_response
+from api.ratelimit import STATE_KEY as EXPENSIVE_READS
+from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
+from api.server import BodyDeadlineMiddleware
 from api.service import GameService
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
+from referee.kernel import Registry
 
 
 def api_version() -> str:
@@ -37,18 +41,19 @@ def api_version() -> str:
         return "0.0.0"
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) -> Litestar:
     settings = settings or Settings.from_env()
     return Litestar(
         route_handlers=ROUTE_HANDLERS,
         dependencies=APP_DEPENDENCIES,
-        lifespan=[_database(settings)],
-        state=State({"registry": REGISTRY}),
+        lifespan=[_database(settings, registry)],
+        state=State({"registry": registry, **_expensive_reads(settings)}),
         exception_handlers={Exception: problem_response},
         before_send=[echo_request_id],
         middleware=[
             RequestLogMiddleware(),
             PrometheusConfig(app_name="referee", prefix="referee", group_path=True).middleware,
+            BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
         ],
         openapi_config=openapi_config(api_version()),
         request_max_body_size=settings.max_body_bytes,
@@ -56,7 +61,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
 
 
-def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+def _expensive_reads(settings: Settings) -> dict[str, RateLimiter]:
+    """The rate limit of audits, exports and bundle checks (api.ratelimit), in the app's state."""
+    limiter = RateLimiter(settings.expensive_reads_per_minute, settings.expensive_reads_burst)
+    return {EXPENSIVE_READS: limiter} if limiter.enabled else {}
+
+
+def _database(
+    settings: Settings, registry: Registry
+) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         if settings.database_url is None or settings.seed_keys is None:
@@ -71,8 +84,8 @@ def _database(settings: Settings) -> Callable[[Litestar], AbstractAsyncContextMa
         )
         await pool.open(wait=False)
         store = EventStore(pool, settings.seed_keys)
-        app.state.service = GameService(store, REGISTRY, TableCache(settings.table_cache_size))
-        app.state.archive = Archive(store, REGISTRY)
+        app.state.service = GameService(store, registry, TableCache(settings.table_cache_size))
+        app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )

@@ -3,11 +3,24 @@
 The bundle of a game still running carries no seed (the seed is not even read), so its audit
 runs only the checks that do not need it. Verification itself is pure (`api.verify`) and runs in
 a worker thread: re-executing a long game should not hold up the event loop.
+
+A report is kept (`ReportCache`) and answered again for as long as the stored stream ends at the
+same event with the same hash: one small read instead of reading and verifying the whole game.
+A finished game's report so never changes; a running game's is kept per version. The key is
+honest about tampering behind the service's back: every event's hash covers all before it, so
+rewriting any event and chaining again changes the head, and the game is verified afresh. A
+change that leaves the head standing breaks the chain instead; a kept report does not see it,
+but every fresh verification does: another process's or a restarted one's, and the exported
+bundle's (export always reads the stream as stored).
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import msgspec
+import structlog
 from anyio import to_thread
 
 from api.bundle import (
@@ -20,6 +33,7 @@ from api.bundle import (
     canonical_bytes,
     seal,
 )
+from api.cache import KeptReport, ReportCache
 from api.verify import AuditReport, verify, verify_file
 from eventstore import CommandRecord, StoredEvent, StreamInfo
 from eventstore.store import EventStore
@@ -27,6 +41,8 @@ from referee.kernel import GameCreated
 from referee.kernel.registry import Registry
 
 SNAPSHOT_ATTEMPTS = 3  # reads of a running game while commands keep coming in
+
+log = structlog.get_logger("api.audit")
 
 
 class GameNotFinished(Exception):
@@ -36,9 +52,14 @@ class GameNotFinished(Exception):
 class Archive:
     """Bundles of the games in a store, and their verification."""
 
-    def __init__(self, store: EventStore, registry: Registry) -> None:
+    def __init__(
+        self, store: EventStore, registry: Registry, reports: ReportCache | None = None
+    ) -> None:
         self._store = store
         self._registry = registry
+        self._reports = reports if reports is not None else ReportCache(0)
+        self._computing: dict[str, asyncio.Future[AuditReport]] = {}
+        self.computed = 0  # reports verified from scratch (the others were kept ones)
 
     async def bundle(self, game_id: str, *, reveal: bool) -> Bundle:
         """The game as a bundle; with `reveal`, a finished game's bundle carries its seed.
@@ -63,9 +84,45 @@ class Archive:
         return sealed, canonical_bytes(sealed)
 
     async def audit(self, game_id: str) -> AuditReport:
-        """Every check on the stored game; those needing the seed only once it is over."""
+        """Every check on the stored game; those needing the seed only once it is over.
+
+        A kept report while the stream's head is unchanged; one verification at a time per
+        game (concurrent audits of a game share it). Raises StreamNotFound.
+        """
+        kept = self._reports.get(game_id)
+        if kept is not None and await self._head_is(game_id, kept):
+            return kept.report
+        running = self._computing.get(game_id)
+        if running is None:
+            running = asyncio.ensure_future(self._verify(game_id))
+            self._computing[game_id] = running
+            running.add_done_callback(lambda _: self._computing.pop(game_id, None))
+        # Shielded: a client that goes away does not cancel the work others wait for.
+        return await asyncio.shield(running)
+
+    async def _verify(self, game_id: str) -> AuditReport:
+        started = time.perf_counter()
         bundle = await self.bundle(game_id, reveal=True)
-        return await to_thread.run_sync(verify, bundle, self._registry)
+        report = await to_thread.run_sync(verify, bundle, self._registry)
+        self.computed += 1
+        log.info(
+            "audit verified",
+            game_id=game_id,
+            version=bundle.version,
+            verdict=report.verdict,
+            duration_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+        if bundle.events:
+            head = bytes.fromhex(bundle.events[-1].hash)
+            self._reports.put(game_id, KeptReport(bundle.version, head, report))
+        return report
+
+    async def _head_is(self, game_id: str, kept: KeptReport) -> bool:
+        """The stream still ends at the kept report's last event, with its hash."""
+        tail = await self._store.read(game_id, after=kept.version - 1, limit=2)
+        return (
+            len(tail) == 1 and tail[0].seq == kept.version and bytes(tail[0].hash) == kept.head_hash
+        )
 
     async def verify_file(self, data: bytes) -> AuditReport:
         """Every check on an uploaded bundle. Raises MalformedBundle."""

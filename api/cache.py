@@ -1,8 +1,14 @@
-"""Rebuilt games kept in memory, so that a move does not fold the whole stream again.
+"""What a process keeps in memory so as not to redo expensive work.
 
-An entry is a `Table` folded up to some version of its game: it is only ever extended with the
-events the store has after that version, so it can never be stale, only behind. Nothing here is
-needed by another process: any number of API processes share one database.
+`TableCache`: rebuilt games, so that a move does not fold the whole stream again. An entry is a
+`Table` folded up to some version of its game: it is only ever extended with the events the
+store has after that version, so it can never be stale, only behind.
+
+`ReportCache`: audit reports, so that auditing a game again does not verify it again. An entry
+is handed out only while the stored stream still ends at the event it was computed on.
+
+Nothing here is needed by another process: any number of API processes share one database, and
+each computes a game's report at most once per head of its stream.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import copy
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from api.verify import AuditReport
 from referee.kernel import Table
 
 
@@ -48,6 +55,48 @@ class TableCache:
         self._entries.move_to_end(game_id)
         while len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+@dataclass(frozen=True)
+class KeptReport:
+    """An audit report and the stream it was computed on: its last event's seq and hash."""
+
+    version: int
+    head_hash: bytes
+    report: AuditReport
+
+
+class ReportCache:
+    """A least-recently-used map from game id to its latest audit report.
+
+    A report is only handed out again for a stream that still ends at the same event with the
+    same hash (`Archive.audit` asks the store): a game that moved on, or a stream rewritten
+    behind the service's back and chained again, has another head and is audited afresh.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[str, KeptReport] = OrderedDict()
+
+    def get(self, game_id: str) -> KeptReport | None:
+        entry = self._entries.get(game_id)
+        if entry is not None:
+            self._entries.move_to_end(game_id)
+        return entry
+
+    def put(self, game_id: str, kept: KeptReport) -> None:
+        if self._capacity <= 0:
+            return
+        self._entries[game_id] = kept
+        self._entries.move_to_end(game_id)
+        while len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+    def discard(self, game_id: str) -> None:
+        self._entries.pop(game_id, None)
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -13,12 +13,14 @@ import argparse
 import asyncio
 import dataclasses
 import math
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -48,6 +50,13 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve with N processes on one socket (default 1; e.g. one per core)",
+    )
     serve.set_defaults(run=_serve)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations")
@@ -73,11 +82,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.logging import configure_logging
+    from api.server import GuardedProtocol
 
+    if args.workers < 1:
+        print("referee serve: --workers must be at least 1", file=sys.stderr)
+        return 2
     settings = _settings()
     if settings is None:
         return 2
     configure_logging(settings.log_level)
+    _allow_open_files(settings.max_connections)
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _stop)
     try:
@@ -85,31 +99,55 @@ def _serve(args: argparse.Namespace) -> int:
             if database.owner_url is not None:
                 _provision(database)
             _check_login(database.app_url, settings.pool_timeout)
-            app = create_app(
-                dataclasses.replace(
-                    settings, database_url=database.app_url, seed_keys=database.seed_keys
-                )
-            )
-            uvicorn.run(
-                app,
+            options: dict[str, Any] = dict(
                 host=args.host,
                 port=args.port,
                 log_config=None,
                 access_log=False,  # one JSON line per request comes from the app itself
                 lifespan="on",
-                # Their C event loop and HTTP parser take about a third off the CPU of a move.
+                # Their C event loop and HTTP parser take about a third off the CPU of a move;
+                # the parser's protocol, with a header read timeout and a connection limit.
                 loop="uvloop",
-                http="httptools",
+                http=GuardedProtocol.configure(settings),
+                timeout_keep_alive=settings.keep_alive_timeout_seconds,
                 # Event streams never end by themselves: on a stop signal they are cut after
                 # this, and their clients resume on another process with Last-Event-ID.
                 timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
             )
+            if args.workers == 1:
+                served = dataclasses.replace(
+                    settings, database_url=database.app_url, seed_keys=database.seed_keys
+                )
+                uvicorn.run(create_app(served), **options)
+            else:
+                # Each worker makes its app from the environment (api.server.worker_app): the
+                # service's login and, for the embedded database, its key file. On a stop
+                # signal uvicorn stops them, each gracefully, and returns.
+                os.environ["REFEREE_DATABASE_URL"] = database.app_url
+                if database.seed_keys_file is not None and settings.seed_keys is None:
+                    os.environ["REFEREE_SEED_KEYS_FILE"] = str(database.seed_keys_file)
+                uvicorn.run("api.server:worker_app", factory=True, workers=args.workers, **options)
+                log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
     except _SETUP_ERRORS as error:
         print(f"referee serve: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _allow_open_files(connections: int) -> None:
+    """Raise the soft limit on open files towards the hard one, so that `connections` (and the
+    database's, the log's) fit: a soft limit of 1024 would otherwise refuse them first."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        if raised < wanted:
+            log.warning("open files limited", limit=raised, max_connections=connections)
 
 
 class Stopped(Exception):
@@ -184,6 +222,7 @@ class _Database:
     owner_url: str | None  # the schema's owner, to migrate; None: migrations are not ours
     seed_keys: SeedKeys
     embedded: bool
+    seed_keys_file: Path | None = None  # the embedded database's, for worker processes
 
 
 @contextmanager
@@ -202,7 +241,9 @@ def _database(settings: Settings) -> Iterator[_Database]:
     embedded = start_embedded(settings.data_dir)
     try:
         keys = settings.seed_keys or key_file(embedded.seed_keys_file)
-        yield _Database(embedded.app_url, embedded.owner_url, keys, True)
+        yield _Database(
+            embedded.app_url, embedded.owner_url, keys, True, embedded.seed_keys_file.resolve()
+        )
     finally:
         stop_embedded(settings.data_dir)
 

@@ -53,6 +53,19 @@ class Settings:
     log_level: str = "INFO"
     sse_heartbeat_seconds: float = 15.0  # a quiet event stream sends a comment this often
     shutdown_grace_seconds: float = 10.0  # then open requests (event streams) are cut
+    # -- server and expensive reads (hardening C) --
+    # A connection must send a request's line and headers within this, from when it opens or
+    # its previous response ends; else it is closed. Per process: connections beyond
+    # `max_connections` are answered 503 and closed at once.
+    header_read_timeout_seconds: float = 10.0
+    body_read_timeout_seconds: float = 30.0  # a request's whole body, after its headers: else 408
+    keep_alive_timeout_seconds: float = 5.0  # an idle connection between requests is closed
+    max_connections: int = 2048
+    audit_cache_size: int = 1024  # audit reports kept per process, one per game
+    # Audits, exports and bundle checks, per client address and process: a bucket of `burst`
+    # refilled at `per_minute` (0: no limit); beyond it, 429 with Retry-After.
+    expensive_reads_per_minute: float = 60.0
+    expensive_reads_burst: int = 30
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -86,6 +99,32 @@ class Settings:
             ),
             shutdown_grace_seconds=float(
                 environ.get("REFEREE_SHUTDOWN_GRACE_SECONDS", defaults.shutdown_grace_seconds)
+            ),
+            # -- server and expensive reads (hardening C) --
+            header_read_timeout_seconds=float(
+                environ.get(
+                    "REFEREE_HEADER_READ_TIMEOUT_SECONDS", defaults.header_read_timeout_seconds
+                )
+            ),
+            body_read_timeout_seconds=float(
+                environ.get("REFEREE_BODY_READ_TIMEOUT_SECONDS", defaults.body_read_timeout_seconds)
+            ),
+            keep_alive_timeout_seconds=float(
+                environ.get(
+                    "REFEREE_KEEP_ALIVE_TIMEOUT_SECONDS", defaults.keep_alive_timeout_seconds
+                )
+            ),
+            max_connections=int(environ.get("REFEREE_MAX_CONNECTIONS", defaults.max_connections)),
+            audit_cache_size=int(
+                environ.get("REFEREE_AUDIT_CACHE_SIZE", defaults.audit_cache_size)
+            ),
+            expensive_reads_per_minute=float(
+                environ.get(
+                    "REFEREE_EXPENSIVE_READS_PER_MINUTE", defaults.expensive_reads_per_minute
+                )
+            ),
+            expensive_reads_burst=int(
+                environ.get("REFEREE_EXPENSIVE_READS_BURST", defaults.expensive_reads_burst)
             ),
         )
 

@@ -163,7 +163,10 @@ class CreatedGame(Struct, frozen=True, kw_only=True):
 class KindInfo(Struct, frozen=True, kw_only=True):
     kind: str
     title: str
-    rules_version: str
+    rules_version: str  # the rules new games are played under: the newest
+    # Every rules version this referee has for the kind, oldest first: games recorded under
+    # any of them replay, play on and audit under their own.
+    rules_versions: list[str]
     min_seats: int
     max_seats: int
     seat_counts: list[int]  # every number of players the game allows

@@ -45,7 +45,7 @@ from referee.kernel import (
     Table,
     new_seed,
 )
-from referee.kernel.registry import AnyGame, Registry
+from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
 
 MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
 SEAT_CACHE_SIZE = 8192  # confirmed seat tokens kept in memory (a few games' seats each)
@@ -116,9 +116,12 @@ class GameService:
         # Seat tokens are insert-only (the application's role may not change or delete them),
         # so a token once confirmed stays valid: every move need not ask the database again.
         self._seats: OrderedDict[tuple[str, bytes], Seat] = OrderedDict()
-        self._codecs = {game.kind: Codec(game) for game in registry}
+        # By kind and rules version: a game is read and played under the rules it was recorded
+        # with, which need not be its kind's newest.
+        self._codecs = {(game.kind, game.version): Codec(game) for game in registry.all_versions()}
         self._command_types = {
-            game.kind: frozenset(members(game.command_type)) for game in registry
+            (game.kind, game.version): frozenset(members(game.command_type))
+            for game in registry.all_versions()
         }
 
     # -- creating ------------------------------------------------------------------------------
@@ -292,7 +295,7 @@ class GameService:
                 return earlier
             loaded = await self._load(game_id)
             table = loaded.table
-            if type(command) not in self._command_types[table.game.kind]:
+            if type(command) not in self._command_types[_rules_key(table.game)]:
                 raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
             seed = loaded.seed or await self._store.seed(game_id)
             before = table.version
@@ -374,15 +377,16 @@ class GameService:
             created = msgspec.json.decode(first.body, type=GameCreated)
         except (msgspec.MsgspecError, UnicodeDecodeError) as error:  # bytes not UTF-8 too
             raise CorruptStream("The first event of this game cannot be read.") from error
-        if created.kind not in self._registry:
-            raise RulesUnavailable(f"This server has no rules for {created.kind!r}.")
-        game = self._registry[created.kind]
-        if game.version != created.rules_version:
+        try:
+            return self._registry.rules(created.kind, created.rules_version)
+        except UnknownKind:
+            raise RulesUnavailable(f"This server has no rules for {created.kind!r}.") from None
+        except UnknownRulesVersion:
+            have = ", ".join(game.version for game in self._registry.versions(created.kind))
             raise RulesUnavailable(
                 f"This game was played under {created.kind} rules {created.rules_version}; "
-                f"this server has {game.version}."
-            )
-        return game
+                f"this server has {have}."
+            ) from None
 
     def _played(self, game: AnyGame, stored: Iterable[StoredEvent]) -> list[Played]:
         return [Played(event, item.chance_cursor) for item, event in self._events(game, stored)]
@@ -393,7 +397,7 @@ class GameService:
     def _events(
         self, game: AnyGame, stored: Iterable[StoredEvent]
     ) -> Iterator[tuple[StoredEvent, msgspec.Struct]]:
-        codec = self._codecs[game.kind]
+        codec = self._codecs[_rules_key(game)]
         for item in stored:
             try:
                 yield item, codec.decode_event(item.body)
@@ -418,6 +422,10 @@ def _request_hash(
         "entropy": entropy,
     }
     return hashlib.sha256(msgspec.json.encode(request)).digest()
+
+
+def _rules_key(game: AnyGame) -> tuple[str, str]:
+    return game.kind, game.version
 
 
 def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:

@@ -32,11 +32,13 @@ def status_of(table: Table) -> GameStatus:
     return "finished" if table.outcome().finished else "active"
 
 
-def kind_info(game: AnyGame) -> KindInfo:
+def kind_info(game: AnyGame, versions: Iterable[AnyGame] = ()) -> KindInfo:
+    """The kind as new games play it (`game`, its newest version), and every version it has."""
     return KindInfo(
         kind=game.kind,
         title=game.title,
         rules_version=game.version,
+        rules_versions=[older.version for older in versions] or [game.version],
         min_seats=game.min_seats,
         max_seats=game.max_seats,
         seat_counts=list(game.seat_counts),

@@ -17,6 +17,7 @@ from litestar.params import FromPath
 from api.audit import Archive
 from api.bundle import MAX_BUNDLE_BYTES, Bundle
 from api.problems import GAME_NOT_FINISHED, MALFORMED, PAYLOAD_TOO_LARGE, responses
+from api.ratelimit import RATE_LIMITED, expensive
 from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT
 from api.verify import AuditReport
 from referee.kernel import Seat
@@ -43,7 +44,8 @@ class BundleUpload(Operation):
     operation_id="auditGame",
     tags=["audit"],
     security=OPTIONAL_SEAT,
-    responses=responses(*GAME_READ_PROBLEMS),
+    guards=[expensive],
+    responses=responses(*GAME_READ_PROBLEMS, RATE_LIMITED),
 )
 async def audit_game(
     game_id: FromPath[UUID], caller: NamedDependency[Seat | None], archive: NamedDependency[Archive]
@@ -52,7 +54,9 @@ async def audit_game(
 
     Anyone may audit any game (a token, if sent, must be valid). While the game runs, the
     checks that need its seed are skipped (the seed is secret until the end) and commands that
-    drew chance cannot be re-executed: the verdict is `partial`.
+    drew chance cannot be re-executed: the verdict is `partial`. A game's report is computed
+    once per head of its stream and kept. Audits, exports and bundle checks are rate-limited
+    per client (429 with `Retry-After`).
     """
     return await archive.audit(str(game_id))
 
@@ -68,8 +72,9 @@ async def audit_game(
             description='The bundle (format: README, "The bundle format").',
             generate_examples=False,
         ),
-        **responses(*GAME_READ_PROBLEMS, GAME_NOT_FINISHED),
+        **responses(*GAME_READ_PROBLEMS, GAME_NOT_FINISHED, RATE_LIMITED),
     },
+    guards=[expensive],
     response_headers=[
         ResponseHeader(
             name="Content-Disposition",
@@ -101,7 +106,8 @@ async def export_game(
     status_code=200,
     request_max_body_size=MAX_BUNDLE_BYTES,
     operation_class=BundleUpload,
-    responses=responses(MALFORMED, PAYLOAD_TOO_LARGE),
+    guards=[expensive],
+    responses=responses(MALFORMED, PAYLOAD_TOO_LARGE, RATE_LIMITED),
 )
 async def verify_bundle(
     request: Request[Any, Any, Any], archive: NamedDependency[Archive]

@@ -19,8 +19,12 @@ from referee.kernel import Registry
     responses=responses(),
 )
 async def list_kinds(registry: NamedDependency[Registry]) -> KindList:
-    """The games, their options (JSON Schema and defaults), seat counts and rules versions."""
-    return KindList(kinds=[kind_info(game) for game in registry])
+    """The games, their options (JSON Schema and defaults), seat counts and rules versions.
+
+    `rules_version` is the version new games are played under; `rules_versions` lists every
+    version this referee has, under which recorded games replay, play on and audit.
+    """
+    return KindList(kinds=[kind_info(game, registry.versions(game.kind)) for game in registry])
 
 
 HANDLERS = [list_kinds]

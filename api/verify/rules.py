@@ -13,7 +13,7 @@ from api.bundle import Bundle
 from api.verify.reexecution import CHANCE, REEXECUTION
 from api.verify.report import Check, CheckResult
 from referee.kernel import Codec, GameCreated, Outcome, Played, SeedRevealed, Table
-from referee.kernel.registry import AnyGame, Registry
+from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
 
 RULES = Check("rules-version", "This referee has the rules the game was recorded under.")
 REPLAY = Check(
@@ -24,13 +24,15 @@ REPLAY = Check(
 
 
 def find_rules(bundle: Bundle, registry: Registry) -> tuple[CheckResult, AnyGame | None]:
-    if bundle.kind not in registry:
+    try:
+        game = registry.rules(bundle.kind, bundle.rules_version)
+    except UnknownKind:
         return RULES.failed(f"This referee has no rules for {bundle.kind!r}."), None
-    game = registry[bundle.kind]
-    if game.version != bundle.rules_version:
+    except UnknownRulesVersion:
+        have = ", ".join(repr(game.version) for game in registry.versions(bundle.kind))
         return RULES.failed(
             f"The game was recorded under {bundle.kind} rules {bundle.rules_version!r}; this "
-            f"referee has rules {game.version!r} only."
+            f"referee has rules {have} only."
         ), None
     return RULES.passed(f"{game.title}, rules version {game.version}."), game
 

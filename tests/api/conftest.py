@@ -20,8 +20,14 @@ from eventstore.seeds import SeedKeys
 
 @pytest.fixture(scope="session")
 def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
+    # No rate limit on audits and exports: these tests call them at will (schemathesis too);
+    # tests/reliability/test_expensive_reads.py holds the limit to its word.
     return Settings(
-        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=6
+        database_url=database_url,
+        seed_keys=seed_keys,
+        pool_min_size=1,
+        pool_max_size=6,
+        expensive_reads_per_minute=0,
     )
 
 

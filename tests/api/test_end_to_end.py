@@ -49,9 +49,9 @@ def referee_command() -> list[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str], log: Path) -> Iterator[Server]:
+def serving(env: dict[str, str], log: Path, *options: str) -> Iterator[Server]:
     port = free_port()
-    command = [*referee_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command = [*referee_command(), "serve", "--host", "127.0.0.1", "--port", str(port), *options]
     with log.open("wb") as output:
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
     server = Server(f"http://127.0.0.1:{port}", process, log)
@@ -132,6 +132,29 @@ def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> No
     assert problem["game_id"] == game_id
     assert not any(line.get("level") == "error" for line in lines)
     assert SEED not in server.log.read_text(), "the secret seed is never logged"
+
+
+def test_serve_with_workers(database_url: str, tmp_path: Path) -> None:
+    """`--workers 2`: two processes on one socket, each with its own app and lifespan, one
+    JSON line per request, and a clean stop on SIGTERM."""
+    env = environment(REFEREE_DATABASE_URL=database_url)
+    with (
+        serving(env, tmp_path / "serve.log", "--workers", "2") as server,
+        httpx.Client(base_url=server.url) as http,
+    ):
+        game_id, _ = play_a_few_moves(http)
+    assert server.process.returncode == 0
+
+    lines = server.log_lines()
+    events = [line["event"] for line in lines]
+    started = {event for event in events if event.startswith("Started server process")}
+    assert len(started) == 2, "two worker processes"
+    assert events.count("Application startup complete.") == 2
+    assert events.count("Application shutdown complete.") == 2
+    played = [line for line in lines if line.get("request_id") == "e2e-2"]
+    assert [line["event"] for line in played] == ["request"], "one line, the app's own"
+    assert played[0]["game_id"] == game_id and played[0]["status"] == 200
+    assert not any(line.get("level") == "error" for line in lines)
 
 
 def test_serve_with_no_configuration_starts_its_own_postgresql() -> None:

@@ -46,7 +46,11 @@ async def client(
 ) -> AsyncIterator[AsyncTestClient[Litestar]]:
     """The real app on the test database."""
     settings = Settings(
-        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=4
+        database_url=database_url,
+        seed_keys=seed_keys,
+        pool_min_size=1,
+        pool_max_size=4,
+        expensive_reads_per_minute=0,  # every test here audits and exports at will
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

@@ -1,0 +1,185 @@
+"""Limits on what a client may hold of the server: connections, and time to send a request.
+
+uvicorn closes a connection idle between two requests (keep-alive timeout), but not one that
+opened and sends nothing, or half a request line, or headers that never end: it would hold it
+forever. `GuardedProtocol` is uvicorn's HTTP protocol (httptools) with these limits added:
+
+- The request line and headers must arrive within `header_read_timeout` of the connection
+  opening, or of the previous response ending; else the connection is closed. While a request
+  is being served (its headers are in) this clock does not run. The rest of a body answered
+  before it was read (a refused upload) must arrive within the same time.
+- Headers larger than `MAX_HEADER_BYTES` are answered 431 and the connection closed.
+- At most `max_connections` connections per process: one more is answered 503 and closed at
+  once, before anything is read from it.
+
+The body of a request is the application's to read: `BodyDeadlineMiddleware` gives it
+`body_read_timeout` from the headers to its last byte, then answers 408 (problem+json) and
+closes the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from litestar import Litestar
+from litestar.enums import ScopeType
+from litestar.middleware import ASGIMiddleware
+from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from api.config import Settings
+from api.problems import PROBLEM_MEDIA_TYPE, Problem, ProblemKind
+
+MAX_HEADER_BYTES = 64 * 1024  # a request line and headers, together
+
+REQUEST_TIMEOUT = ProblemKind("request-timeout", 408, "The request was not received in time.")
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a header read timeout and a connection limit, set for
+    the process by `configure` (uvicorn makes one instance per connection)."""
+
+    header_read_timeout: float = 10.0
+    max_connections: int = 2048
+
+    @classmethod
+    def configure(cls, settings: Settings) -> type[GuardedProtocol]:
+        """Take this process's limits from `settings`; the class to give uvicorn (`http=`)."""
+        cls.header_read_timeout = settings.header_read_timeout_seconds
+        cls.max_connections = settings.max_connections
+        return cls
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._header_bytes = 0  # received towards the current request's headers
+
+    # -- connections -------------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            self._refuse(503, "Too many connections; try again shortly.", retry_after=1)
+            return
+        self._await_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_header_timer()
+        super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        self._stop_header_timer()
+        super().shutdown()
+
+    # -- the headers' deadline ---------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        # Bytes towards the next request's headers, not the rest of a body that was answered
+        # before it was read (a refused upload): that is bounded by the deadline alone.
+        counting = self._header_timer is not None and (
+            self.cycle is None or not self.cycle.more_body
+        )
+        super().data_received(data)
+        if counting and self._header_timer is not None:  # still no end of headers
+            self._header_bytes += len(data)
+            if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
+                self._refuse(431, "The request's line and headers are too large.")
+
+    def on_headers_complete(self) -> None:
+        self._stop_header_timer()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # The next request's headers are due now, unless one is already in (pipelined).
+        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+            self._await_headers()
+
+    def _await_headers(self) -> None:
+        self._stop_header_timer()
+        self._header_bytes = 0
+        self._header_timer = self.loop.call_later(self.header_read_timeout, self._headers_late)
+
+    def _stop_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_late(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def _refuse(self, status: int, detail: str, *, retry_after: int | None = None) -> None:
+        """Answer a problem on a connection no request of which is being served, and close it."""
+        self._stop_header_timer()
+        kind = {503: "too-many-connections", 431: "headers-too-large"}[status]
+        body = json.dumps(
+            {
+                "type": f"urn:referee:problem:{kind}",
+                "title": detail,
+                "status": status,
+                "detail": detail,
+            }
+        ).encode()
+        head = [
+            f"HTTP/1.1 {status} {'Service Unavailable' if status == 503 else 'Too Large'}",
+            f"content-type: {PROBLEM_MEDIA_TYPE}",
+            f"content-length: {len(body)}",
+            "connection: close",
+        ]
+        if retry_after is not None:
+            head.append(f"retry-after: {retry_after}")
+        self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        self.transport.close()
+
+
+def worker_app() -> Litestar:
+    """The app of one worker process of `referee serve --workers N` (uvicorn's factory): its
+    settings come from the environment, the database's URL included (`serve` sets it)."""
+    from api.app import create_app
+    from api.logging import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging(settings.log_level)
+    # uvicorn set its own loggers up before this; the app writes one line per request itself.
+    logging.getLogger("uvicorn.access").propagate = False
+    GuardedProtocol.configure(settings)
+    return create_app(settings)
+
+
+class BodyDeadlineMiddleware(ASGIMiddleware):
+    """A request's body must arrive within `timeout` seconds of its headers: else 408, and the
+    connection is closed (`Connection: close`)."""
+
+    scopes = (ScopeType.HTTP,)
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        body_done = False
+
+        async def receive_in_time() -> ReceiveMessage:
+            nonlocal body_done
+            if body_done:  # what follows the body is a disconnect: no deadline
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                raise Problem(
+                    REQUEST_TIMEOUT,
+                    f"The request's body did not arrive within {self.timeout:g} s.",
+                    headers={"Connection": "close"},
+                ) from None
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_done = True
+            return message
+
+        await next_app(scope, receive_in_time, send)
