@@ -137,7 +137,7 @@ def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> No
 def test_serve_with_workers(database_url: str, tmp_path: Path) -> None:
     """`--workers 2`: two processes on one socket, each with its own app and lifespan, one
     JSON line per request, and a clean stop on SIGTERM."""
-    env = environment(REFEREE_DATABASE_URL=database_url)
+    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
     with (
         serving(env, tmp_path / "serve.log", "--workers", "2") as server,
         httpx.Client(base_url=server.url) as http,

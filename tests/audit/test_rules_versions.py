@@ -17,12 +17,14 @@ from api.cache import TableCache
 from api.config import Settings
 from api.service import GameService
 from api.verify import verify_file
+from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.kernel import Chance, Registry
 from referee.kernel.registry import UnknownKind, UnknownRulesVersion
 from tests.audit.helpers import play_game, verdicts
 from tests.corpus.recorder import Player
+from tests.servers import TEST_SEED_KEYS
 
 COYOTE = REGISTRY["coyote"]
 
@@ -105,7 +107,12 @@ async def test_new_games_are_played_under_the_newest_version(
 @asynccontextmanager
 async def app_with(registry: Registry, database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     """The real app, with `registry`, on the test database."""
-    settings = Settings(database_url=database_url, pool_min_size=1, pool_max_size=2)
+    settings = Settings(
+        database_url=database_url,
+        seed_keys=SeedKeys.parse(TEST_SEED_KEYS),
+        pool_min_size=1,
+        pool_max_size=2,
+    )
     app = create_app(settings, registry)
     async with app.lifespan():
         transport = httpx.ASGITransport(app=app)

@@ -28,11 +28,11 @@ import httpx
 
 from api.cache import TableCache
 from api.service import GameService
-from eventstore import migrate
 from eventstore.embedded import start_embedded, stop_embedded
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
+from tests.bench.store_bench import BENCH_KEYS, bench_login
 from tests.corpus.recorder import Player
 
 TICK = 1 / os.sysconf("SC_CLK_TCK")
@@ -42,9 +42,8 @@ STARTUP_PATIENCE = 60.0
 
 async def finished_game(url: str, kind: str, seats: int) -> tuple[str, int, int]:
     """A game played to the end: its id, commands and events."""
-    await migrate(url)
     async with create_pool(url, min_size=1, max_size=2) as pool:
-        service = GameService(EventStore(pool), REGISTRY, TableCache(4))
+        service = GameService(EventStore(pool, BENCH_KEYS), REGISTRY, TableCache(4))
         game = REGISTRY[kind]
         created = await service.create(
             kind, seats=seats, options=game.options_type(), seed=None, entropy=""
@@ -77,7 +76,12 @@ def serve(url: str, log: Path, cache_size: int | None) -> tuple[subprocess.Popen
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**os.environ, "REFEREE_DATABASE_URL": url, "REFEREE_EXPENSIVE_READS_PER_MINUTE": "0"}
+    env = {
+        **os.environ,
+        "REFEREE_DATABASE_URL": url,
+        "REFEREE_SEED_KEYS": BENCH_KEYS.entries(),
+        "REFEREE_EXPENSIVE_READS_PER_MINUTE": "0",
+    }
     if cache_size is not None:
         env["REFEREE_AUDIT_CACHE_SIZE"] = str(cache_size)
     referee = Path(sys.executable).with_name("referee")
@@ -110,7 +114,8 @@ def main() -> None:
     args = parser.parse_args()
 
     directory = Path(tempfile.mkdtemp(prefix="referee-audit-bench-"))
-    url = start_embedded(directory / "postgres", durable=False)
+    embedded = start_embedded(directory / "postgres", durable=False)
+    url = asyncio.run(bench_login(embedded.owner_url, embedded.app_url))
     try:
         game_id, commands, events = asyncio.run(finished_game(url, args.kind, args.seats))
         process, base = serve(url, directory / "serve.log", args.audit_cache_size)

@@ -17,6 +17,7 @@ from api.cache import TableCache
 from api.ratelimit import RateLimiter
 from api.service import GameService
 from eventstore.pool import Pool
+from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.audit.helpers import play_game
@@ -28,9 +29,9 @@ TICK = 1 / os.sysconf("SC_CLK_TCK")  # the resolution of /proc's CPU times, in s
 
 
 @pytest.fixture(scope="module")
-async def long_game(store_pool: Pool) -> str:
+async def long_game(store_pool: Pool, seed_keys: SeedKeys) -> str:
     """A finished game of a few hundred commands (about 0.1 s of CPU to verify)."""
-    service = GameService(EventStore(store_pool), REGISTRY, TableCache(4))
+    service = GameService(EventStore(store_pool, seed_keys), REGISTRY, TableCache(4))
     return await play_game(service, kind="big-manitou", seats=5)
 
 
