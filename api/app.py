@@ -16,6 +16,7 @@ from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig
 
 from api.audit import Archive
+from api.body import ApiRequest
 from api.cache import ReportCache, TableCache
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) 
             BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
         ],
         openapi_config=openapi_config(api_version()),
+        request_class=ApiRequest,  # bodies are read under the API's limits (api/body.py)
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,
     )

@@ -1,6 +1,8 @@
 """The game bundle: a recorded game in one self-contained, sealed file.
 
-Its format is documented in README.md, "The bundle format".
+Its format is documented in README.md, "The bundle format". A file, and each body recorded in
+it, nests its arrays and objects at most `api.json_limits.MAX_DEPTH` levels deep: deeper is not a
+bundle (no game records anything near it).
 
 Pure: no database, no server. `api.audit` builds bundles from the store, `api.verify` checks
 them. The bundle is JSON encoded canonically (compact, fields in declaration order), so a file
@@ -15,6 +17,8 @@ from datetime import datetime
 from typing import Annotated, Final, Literal
 
 import msgspec
+
+from api.json_limits import MAX_DEPTH, TooDeep, check_depth
 
 FORMAT: Final = "referee.game-bundle"
 FORMAT_VERSION: Final = 1
@@ -120,6 +124,12 @@ def read_bundle(data: bytes) -> Bundle:
     if not data.strip():
         raise MalformedBundle("This is not a game bundle: the file is empty.")
     try:
+        check_depth(data)
+    except TooDeep:
+        raise MalformedBundle(
+            f"This is not a game bundle: it nests more than {MAX_DEPTH} levels deep."
+        ) from None
+    try:
         header = _HEADER_DECODER.decode(data)
     except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
         raise MalformedBundle(f"This is not a game bundle: {error}") from None
@@ -131,6 +141,25 @@ def read_bundle(data: bytes) -> Bundle:
             f"{FORMAT_VERSION}."
         )
     try:
-        return _DECODER.decode(data)
+        bundle = _DECODER.decode(data)
     except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
         raise MalformedBundle(f"The bundle is malformed: {error}") from None
+    _check_bodies(bundle)
+    return bundle
+
+
+def _check_bodies(bundle: Bundle) -> None:
+    """The recorded bodies are JSON the verifier decodes: held to the same depth as any."""
+    _check_depths("command", [command.body for command in bundle.commands])
+    _check_depths("event", [event.body for event in bundle.events])
+
+
+def _check_depths(what: str, bodies: list[bytes]) -> None:
+    for number, body in enumerate(bodies, start=1):
+        try:
+            check_depth(body)
+        except TooDeep:
+            raise MalformedBundle(
+                f"The body of {what} {number} (in file order) nests more than {MAX_DEPTH} "
+                "levels deep."
+            ) from None

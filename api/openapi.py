@@ -21,6 +21,9 @@ from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Tag
 
 from api.auth import SECURITY_SCHEME
+from api.bundle import MAX_BUNDLE_BYTES
+from api.config import Settings
+from api.json_limits import MAX_DEPTH
 from api.schemas import wire_types
 
 DISCRIMINATORS = ("type", "kind")  # the tag fields of the API's unions, in order of preference
@@ -241,7 +244,9 @@ def openapi_config(version: str) -> OpenAPIConfig:
     )
 
 
-DESCRIPTION = """\
+_KIB = Settings().max_body_bytes // 1024
+_MIB = MAX_BUNDLE_BYTES // 2**20
+DESCRIPTION = f"""\
 An event-sourced referee for tabletop games. Create a game (`createGame`): the answer holds one
 secret token per seat, shown once. Send each seat's commands with its token as a bearer token
 (`playCommand`); read the game, its events and its past states with a token (that seat's view)
@@ -255,4 +260,9 @@ also offline: `referee verify FILE`).
 Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 (`urn:referee:problem:...`); a command the rules refuse is a 422 whose `rule_id` names the rule.
 A refused or malformed command changes nothing.
+
+Request bodies are JSON in UTF-8, read as JSON whatever the `Content-Type` says; at most
+{_KIB} KiB by default (`REFEREE_MAX_BODY_BYTES`), a bundle sent to `verifyBundle` {_MIB} MiB;
+their arrays and objects nest at most {MAX_DEPTH} levels deep. A body beyond these limits is refused
+before anything is done: 413 `payload-too-large` when too large, else 400 `malformed-request`.
 """

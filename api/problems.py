@@ -20,6 +20,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
 from api.audit import GameNotFinished
+from api.body import MalformedBody
 from api.bundle import MalformedBundle
 from api.logging import bind, request_id
 from api.service import CorruptStream, NoSuchEvent, RaceLost, RulesUnavailable, WrongKind
@@ -170,7 +171,7 @@ def to_problem(exc: Exception) -> Problem:
                 GAME_NOT_FINISHED,
                 "A game is exported once it is over: its seed is secret until then.",
             )
-        case MalformedBundle():
+        case MalformedBundle() | MalformedBody():
             return Problem(MALFORMED, str(exc))
         case NoSuchEvent():
             return Problem(NOT_FOUND, str(exc))
