@@ -5,6 +5,9 @@ the framework, so that every way a body can fail to be JSON is a MalformedBody (
 the handler: not UTF-8, not JSON, or nested deeper than `api.json_limits.MAX_DEPTH`. A body over
 the size limit is refused while it streams in (413, by the framework). The body is read as JSON
 whatever its Content-Type says: a client that forgets the header is not refused for that alone.
+
+A client that hangs up before its body is complete raises ClientDisconnected: nobody is left to
+read an answer, and it is no fault of the server's (it is answered 499, as nginx logs it).
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from typing import Any
 
 import msgspec
 from litestar import Request
-from litestar.types import Empty
+from litestar.connection.base import empty_receive, empty_send
+from litestar.exceptions import InternalServerException
+from litestar.types import Empty, HTTPReceiveMessage, Receive, Scope, Send
 
 from api.json_limits import MAX_DEPTH, TooDeep, check_depth
 
@@ -22,6 +27,10 @@ _DECODER = msgspec.json.Decoder()
 
 class MalformedBody(ValueError):
     """A request body that is not a JSON document the API reads."""
+
+
+class ClientDisconnected(Exception):
+    """The client closed the connection before it had sent the whole body."""
 
 
 def read_json(data: bytes) -> Any:
@@ -41,6 +50,29 @@ def read_json(data: bytes) -> Any:
 
 class ApiRequest(Request[Any, Any, Any]):
     """A request whose body is read under the rules of this module."""
+
+    def __init__(
+        self, scope: Scope, receive: Receive = empty_receive, send: Send = empty_send
+    ) -> None:
+        super().__init__(scope, self._noting_hang_up(receive), send)
+        self._client_gone = False
+
+    def _noting_hang_up(self, receive: Receive) -> Receive:
+        async def receive_and_note() -> Any:
+            message: HTTPReceiveMessage = await receive()  # type: ignore[assignment]
+            if message["type"] == "http.disconnect":
+                self._client_gone = True
+            return message
+
+        return receive_and_note
+
+    async def body(self) -> bytes:
+        try:
+            return await super().body()
+        except InternalServerException:  # how the framework reports a body cut short
+            if self._client_gone:
+                raise ClientDisconnected from None
+            raise
 
     async def json(self) -> Any:
         if self._json is Empty:

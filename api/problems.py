@@ -20,7 +20,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
 from api.audit import GameNotFinished
-from api.body import MalformedBody
+from api.body import ClientDisconnected, MalformedBody
 from api.bundle import MalformedBundle
 from api.logging import bind, request_id
 from api.service import CorruptStream, NoSuchEvent, RaceLost, RulesUnavailable, WrongKind
@@ -80,6 +80,10 @@ RULE_VIOLATION = ProblemKind("rule-violation", 422, "The rules refuse this comma
 IDEMPOTENCY_KEY_REUSED = ProblemKind(
     "idempotency-key-reused", 422, "This Idempotency-Key was used for another command."
 )
+# Nobody reads it: it is what the request's log line and metrics count instead of a 500.
+CLIENT_CLOSED_REQUEST = ProblemKind(
+    "client-closed-request", 499, "The client closed the connection before sending its body."
+)
 INTERNAL = ProblemKind("internal-error", 500, "Internal error.", alarming=True)
 DATABASE_UNAVAILABLE = ProblemKind(
     "database-unavailable", 503, "The database is unavailable.", alarming=True
@@ -103,6 +107,7 @@ ALL_KINDS = (
     PAYLOAD_TOO_LARGE,
     RULE_VIOLATION,
     IDEMPOTENCY_KEY_REUSED,
+    CLIENT_CLOSED_REQUEST,
     INTERNAL,
     DATABASE_UNAVAILABLE,
 )
@@ -173,6 +178,8 @@ def to_problem(exc: Exception) -> Problem:
             )
         case MalformedBundle() | MalformedBody():
             return Problem(MALFORMED, str(exc))
+        case ClientDisconnected():
+            return Problem(CLIENT_CLOSED_REQUEST, "The client closed the connection mid-body.")
         case NoSuchEvent():
             return Problem(NOT_FOUND, str(exc))
         case GameOver():

@@ -32,7 +32,14 @@ def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
 
 
 async def serve(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings)
+    async for app in running_app(create_app(settings)):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            yield client
+
+
+async def running_app(app: Litestar) -> AsyncIterator[Litestar]:
+    """`app` with its lifespan running (its database pool open) until the generator ends."""
     running = asyncio.ensure_future(
         _run_lifespan(app, started := asyncio.Event(), stop := asyncio.Event())
     )
@@ -41,9 +48,7 @@ async def serve(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     )
     if running.done():
         running.result()  # the app failed to start: raise why
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        yield client
+    yield app
     stop.set()
     await running
 
@@ -67,3 +72,10 @@ async def other_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
     """A second app on the same database: another API process, with its own cache."""
     async for client in serve(settings):
         yield client
+
+
+@pytest.fixture(scope="session")
+async def started_app(settings: Settings) -> AsyncIterator[Litestar]:
+    """A started app of its own, for tests that speak ASGI to it directly."""
+    async for app in running_app(create_app(settings)):
+        yield app

@@ -1,5 +1,5 @@
-"""Hostile request bodies: nested too deep, not UTF-8. Each is a 400 problem (never a 500) and
-changes nothing.
+"""Hostile request bodies: nested too deep, not UTF-8, cut short. Each is a 400 problem (never a
+500) and changes nothing; a client that hangs up mid-body is not counted as a server error.
 
 tests/reliability/test_hostile_bodies.py sends the same over real sockets to a real server.
 """
@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
+from litestar import Litestar
 
 from api.json_limits import MAX_DEPTH
 from eventstore.store import EventStore
@@ -123,3 +125,65 @@ async def test_a_bundle_with_a_recorded_body_nested_too_deep_is_400(
     response = await client.post("/v1/audits", content=json.dumps(bundle).encode())
     assert_problem(response, 400, "malformed-request")
     assert f"{what[:-1]} 2 (in file order)" in response.json()["detail"]
+
+
+async def test_a_client_that_hangs_up_mid_body_is_not_a_server_error(
+    client: Client, game: Game, started_app: Litestar, event_store: EventStore
+) -> None:
+    ledger = Ledger(event_store, game)
+    before = await ledger.snapshot()
+    seat = await seat_to_act(client, game)
+    for path, headers in [
+        (f"{game.url}/commands", game.auth(seat)),
+        ("/v1/games", {}),
+        ("/v1/audits", {}),
+    ]:
+        with structlog.testing.capture_logs() as logs:
+            sent = await hang_up_mid_body(started_app, path, headers, b'{"command": {"ty')
+        assert sent[0]["status"] == 499, sent
+        assert not [line for line in logs if line["log_level"] in {"error", "critical"}], logs
+        requests = [line for line in logs if line["event"] == "request"]
+        assert [line["status"] for line in requests] == [499], logs
+    assert await ledger.snapshot() == before
+
+
+async def hang_up_mid_body(
+    app: Litestar, path: str, headers: dict[str, str], part: bytes
+) -> list[dict[str, Any]]:
+    """Send the start of a body to `app` as an ASGI server would, then the client's hang-up;
+    the messages the app sent back."""
+    incoming: list[dict[str, Any]] = [
+        {"type": "http.request", "body": part, "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/json"),
+            (b"content-length", b"1000"),
+            *((name.lower().encode(), value.encode()) for name, value in headers.items()),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "state": {},
+    }
+    await app(scope, receive, send)  # type: ignore[arg-type]
+    return sent
