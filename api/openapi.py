@@ -263,6 +263,7 @@ A refused or malformed command changes nothing.
 
 Request bodies are JSON in UTF-8, read as JSON whatever the `Content-Type` says; at most
 {_KIB} KiB by default (`REFEREE_MAX_BODY_BYTES`), a bundle sent to `verifyBundle` {_MIB} MiB;
-their arrays and objects nest at most {MAX_DEPTH} levels deep. A body beyond these limits is refused
-before anything is done: 413 `payload-too-large` when too large, else 400 `malformed-request`.
+their arrays and objects nest at most {MAX_DEPTH} levels deep, and none holds a field its schema
+does not name (`additionalProperties: false`). A body beyond these limits is refused before
+anything is done: 413 `payload-too-large` when too large, else 400 `malformed-request`.
 """

@@ -18,7 +18,7 @@ from enum import StrEnum
 import msgspec
 
 
-class Hex(msgspec.Struct, frozen=True, order=True):
+class Hex(msgspec.Struct, frozen=True, order=True, forbid_unknown_fields=True):
     """One cell of a hexagonal grid, in axial coordinates."""
 
     q: int

@@ -18,7 +18,9 @@ Ground = Annotated[
 ]
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 

@@ -10,7 +10,11 @@ from referee.games.coyote.data import BidPower
 from referee.kernel.contract import Seat
 
 
-class Bid(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="coyote.bid"):
+class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class Bid(_Command, frozen=True, kw_only=True, tag="coyote.bid"):
     """Raise the bid (or open the round), optionally declaring a Shaman power with it."""
 
     number: Annotated[int, msgspec.Meta(description="How many Indians you bid, 1 to 999.")]
@@ -23,15 +27,15 @@ class Bid(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="coyo
     ] = None
 
 
-class Challenge(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.challenge"):
+class Challenge(_Command, frozen=True, tag="coyote.challenge"):
     """Call "Coyote!": the current bid is too high."""
 
 
-class EyeOfTheLynx(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.eye-of-the-lynx"):
+class EyeOfTheLynx(_Command, frozen=True, tag="coyote.eye-of-the-lynx"):
     """Shaman power: repeat the current bid instead of raising it."""
 
 
-class Cancel(msgspec.Struct, frozen=True, tag_field="type", tag="coyote.cancel"):
+class Cancel(_Command, frozen=True, tag="coyote.cancel"):
     """Shaman power: the last bidder must bid a different number; then it is your turn again."""
 
 

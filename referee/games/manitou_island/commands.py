@@ -8,9 +8,13 @@ from referee.games.manitou_island.data import Face, SpecialtyCardId
 from referee.kernel.hexgrid import Hex
 
 
-class PlaySpecialty(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="manitou-island.play-specialty"
+class _Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
 ):
+    pass
+
+
+class PlaySpecialty(_Command, frozen=True, tag="manitou-island.play-specialty"):
     """Play one face of one of your (your team's) specialty cards; a land card must follow."""
 
     card: SpecialtyCardId
@@ -18,9 +22,7 @@ class PlaySpecialty(
     at: Hex
 
 
-class PlayLand(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="manitou-island.play-land"
-):
+class PlayLand(_Command, frozen=True, tag="manitou-island.play-land"):
     """Play a land card from your hand face up; the draw that ends the turn follows by itself."""
 
     card: int

@@ -24,7 +24,9 @@ Opponent = Annotated[Seat, msgspec.Meta(ge=0, description="Another player's seat
 TheirChain = Annotated[Character, msgspec.Meta(description="That player's chain, by character.")]
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 

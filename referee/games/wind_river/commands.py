@@ -19,7 +19,9 @@ To = Annotated[
 ]
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class _Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 
