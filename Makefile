@@ -3,7 +3,7 @@
 UV := .tools/bin/uv
 ARGS ?=
 
-.PHONY: serve test lint openapi bench install
+.PHONY: serve test fuzz lint openapi bench install
 
 $(UV):
 	python3 -m venv .tools
@@ -23,6 +23,13 @@ test: .venv/.synced
 	$(UV) run --frozen ruff format --check .
 	$(UV) run --frozen mypy
 	$(UV) run --frozen pytest $(ARGS)
+
+# Schemathesis with every check, FUZZ_EXAMPLES examples per operation, against one game of every
+# kind (tests/api/test_schemathesis.py; `make test` runs 30).
+FUZZ_EXAMPLES ?= 1000
+fuzz: .venv/.synced
+	REFEREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(UV) run --frozen pytest -p no:cacheprovider \
+		--durations=0 tests/api/test_schemathesis.py $(ARGS)
 
 openapi: .venv/.synced
 	.venv/bin/referee openapi --output openapi/openapi.json
