@@ -42,6 +42,7 @@ from referee.kernel import (
     Played,
     RuleViolation,
     Seat,
+    SeedRevealed,
     Table,
     new_seed,
 )
@@ -183,7 +184,7 @@ class GameService:
                 seed=secret,
                 seed_chosen_by_creator=chosen,
                 seat_token_hashes=[token_hash(token) for token in tokens],
-                events=_new_events(played),
+                events=_new_events(table.game, played),
                 status="finished" if finished else "active",
                 creation=creation,
             )
@@ -314,7 +315,7 @@ class GameService:
                 result = await self._store.append(
                     game_id,
                     expected_version=before,
-                    events=_new_events(played),
+                    events=_new_events(table.game, played),
                     seat=seat,
                     command_body=body,
                     idempotency_key=idempotency_key,
@@ -434,13 +435,24 @@ def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:
     return table.outcome().finished
 
 
-def _new_events(played: Iterable[Played]) -> list[NewEvent]:
+def _new_events(game: AnyGame, played: Iterable[Played]) -> list[NewEvent]:
     return [
         NewEvent(
-            type=tag_of(item.event), body=Codec.encode(item.event), chance_cursor=item.chance_cursor
+            type=tag_of(item.event),
+            body=Codec.encode(item.event),
+            chance_cursor=item.chance_cursor,
+            secret=_hidden_from_spectators(game, item.event),
         )
         for item in played
     ]
+
+
+def _hidden_from_spectators(game: AnyGame, event: msgspec.Struct) -> bool:
+    """Whether a spectator sees less of `event` than it holds: the store then seals it, so that
+    the database does not tell a running game's hands and future cards either."""
+    if isinstance(event, GameCreated | SeedRevealed):
+        return False
+    return bool(game.redact(event, None) != event)
 
 
 def _replay(game: AnyGame, played: list[Played]) -> Table:

@@ -27,6 +27,7 @@ import psycopg
 from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, dict_row
 
+from eventstore.bodies import BodySeal, command_place, event_place
 from eventstore.chain import chain, event_hash
 from eventstore.cursor import decode_cursor, encode_cursor
 from eventstore.pool import Pool, check_application_role, create_pool, database_errors
@@ -58,18 +59,20 @@ _INFO_COLUMNS = sql.SQL(
 )
 _EVENT_COLUMNS = (
     "e.game_id, e.seq, e.type, e.body, e.seat, e.command_id, e.chance_cursor, e.recorded_at,"
-    " e.prev_hash, e.hash"
+    " e.prev_hash, e.hash, e.sealed"
 )
 _COMMAND_COLUMNS = (
     "c.command_id AS id, c.game_id, c.seat, c.body, c.idempotency_key, c.first_seq, c.last_seq,"
-    " c.recorded_at"
+    " c.recorded_at, c.sealed"
 )
+# What opens the game's sealed bodies (eventstore.bodies), from its games row `g`.
+_SEED_COLUMNS = "g.seed_key_id AS seed_key_id_, g.sealed_seed AS sealed_seed_"
 
 # The events of a batch, as arrays, joined to the one row of the game they belong to.
 _NEW_EVENTS = """
-unnest(%(seqs)s::bigint[], %(types)s::text[], %(bodies)s::bytea[], %(cursors)s::bigint[],
-       %(prev_hashes)s::bytea[], %(hashes)s::bytea[])
-    AS e(seq, type, body, chance_cursor, prev_hash, hash)
+unnest(%(seqs)s::bigint[], %(types)s::text[], %(bodies)s::bytea[], %(sealed)s::boolean[],
+       %(cursors)s::bigint[], %(prev_hashes)s::bytea[], %(hashes)s::bytea[])
+    AS e(seq, type, body, sealed, chance_cursor, prev_hash, hash)
 """
 
 _CREATE = f"""
@@ -91,9 +94,10 @@ WITH game AS (
     SELECT game.game_id, t.position - 1, t.token_hash
       FROM game, unnest(%(token_hashes)s::bytea[]) WITH ORDINALITY AS t(token_hash, position)
 ), appended AS (
-    INSERT INTO events (game_id, seq, type, body, chance_cursor, recorded_at, prev_hash, hash)
-    SELECT game.game_id, e.seq, e.type, e.body, e.chance_cursor, game.created_at, e.prev_hash,
-           e.hash
+    INSERT INTO events (game_id, seq, type, body, sealed, chance_cursor, recorded_at, prev_hash,
+                        hash)
+    SELECT game.game_id, e.seq, e.type, e.body, e.sealed, e.chance_cursor, game.created_at,
+           e.prev_hash, e.hash
       FROM game, {_NEW_EVENTS}
 )
 SELECT created_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version) FROM game
@@ -109,9 +113,10 @@ SELECT game_id, request_hash, version, token_key_id, created_at
 # game's version) must exist, nothing may follow it and no event may be missing before it
 # (a count of the game's index entries), or the stream is corrupt.
 _BEFORE_APPEND = """
-SELECT g.version, head.seq, head.hash, c.body,
+SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
        EXISTS (SELECT 1 FROM events WHERE game_id = g.game_id AND seq > g.version),
-       (SELECT count(*) FROM events WHERE game_id = g.game_id)
+       (SELECT count(*) FROM events WHERE game_id = g.game_id),
+       g.seed_key_id, g.sealed_seed
   FROM games g
   LEFT JOIN events head ON head.game_id = g.game_id AND head.seq = g.version
   LEFT JOIN commands c
@@ -129,16 +134,16 @@ WITH moved AS (
      WHERE game_id = %(game_id)s AND version = %(expected)s
  RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
 ), command AS (
-    INSERT INTO commands (game_id, command_id, seat, body, idempotency_key, first_seq, last_seq,
-                          recorded_at)
-    SELECT game_id, command_id, %(seat)s, %(body)s, %(key)s, %(expected)s + 1, version,
-           recorded_at
+    INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
+                          last_seq, recorded_at)
+    SELECT game_id, command_id, %(seat)s, %(body)s, %(command_sealed)s, %(key)s,
+           %(expected)s + 1, version, recorded_at
       FROM moved
 ), appended AS (
-    INSERT INTO events (game_id, seq, type, body, seat, command_id, chance_cursor, recorded_at,
-                        prev_hash, hash)
-    SELECT moved.game_id, e.seq, e.type, e.body, %(seat)s, moved.command_id, e.chance_cursor,
-           moved.recorded_at, e.prev_hash, e.hash
+    INSERT INTO events (game_id, seq, type, body, sealed, seat, command_id, chance_cursor,
+                        recorded_at, prev_hash, hash)
+    SELECT moved.game_id, e.seq, e.type, e.body, e.sealed, %(seat)s, moved.command_id,
+           e.chance_cursor, moved.recorded_at, e.prev_hash, e.hash
       FROM moved, {_NEW_EVENTS}
 )
 SELECT command_id, recorded_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version)
@@ -149,8 +154,9 @@ SELECT command_id, recorded_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || 
 _COMMAND_WITH_EVENTS = f"""
 SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key AS key_,
        c.first_seq AS first_seq_, c.last_seq AS last_seq_, c.recorded_at AS command_recorded_at_,
-       {_EVENT_COLUMNS}
+       c.sealed AS command_sealed_, {_EVENT_COLUMNS}, {_SEED_COLUMNS}
   FROM commands c
+  JOIN games g ON g.game_id = c.game_id
   JOIN events e ON e.game_id = c.game_id AND e.command_id = c.command_id
  WHERE c.game_id = %(game_id)s AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
  ORDER BY e.seq
@@ -159,7 +165,7 @@ SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key A
 # The LEFT JOINs from games tell an unknown game (no row) from an empty page (one NULL row).
 # The game's version and the hash of the event the page follows come along, for `verify`.
 _READ = f"""
-SELECT g.version AS version_, before.hash AS before_hash_, {_EVENT_COLUMNS}
+SELECT g.version AS version_, before.hash AS before_hash_, {_EVENT_COLUMNS}, {_SEED_COLUMNS}
   FROM games g
   LEFT JOIN events before ON before.game_id = g.game_id AND before.seq = %(after)s
   LEFT JOIN LATERAL (
@@ -173,7 +179,7 @@ SELECT g.version AS version_, before.hash AS before_hash_, {_EVENT_COLUMNS}
 """
 
 _COMMANDS = f"""
-SELECT {_COMMAND_COLUMNS}
+SELECT {_COMMAND_COLUMNS}, {_SEED_COLUMNS}
   FROM games g
   LEFT JOIN commands c ON c.game_id = g.game_id
  WHERE g.game_id = %(game_id)s
@@ -215,11 +221,21 @@ class _Batch:
     def last_seq(self) -> int:
         return self.first_seq + len(self.events) - 1
 
-    def params(self) -> dict[str, list[Any]]:
+    @property
+    def secret(self) -> bool:
+        """Whether an event of the batch is secret: then it, and its command, are sealed."""
+        return any(e.secret for e in self.events)
+
+    def params(self, seal: _GameSeal) -> dict[str, list[Any]]:
+        seqs = range(self.first_seq, self.last_seq + 1)
         return {
-            "seqs": list(range(self.first_seq, self.last_seq + 1)),
+            "seqs": list(seqs),
             "types": [e.type for e in self.events],
-            "bodies": [e.body for e in self.events],
+            "bodies": [
+                seal.seal(event_place(seq), e.body) if e.secret else e.body
+                for seq, e in zip(seqs, self.events, strict=True)
+            ],
+            "sealed": [e.secret for e in self.events],
             "cursors": [e.chance_cursor for e in self.events],
             "prev_hashes": [prev for prev, _ in self.links],
             "hashes": [digest for _, digest in self.links],
@@ -247,6 +263,47 @@ class _Batch:
         ]
 
 
+@dataclass
+class _GameSeal:
+    """One game's sealed bodies (eventstore.bodies): its seed is opened only when one is met."""
+
+    keys: SeedKeys
+    game_id: str
+    key_id: str | None
+    sealed_seed: bytes | None
+    _opened: BodySeal | None = None
+
+    @classmethod
+    def of_seed(cls, keys: SeedKeys, game_id: str, seed: bytes) -> _GameSeal:
+        return cls(keys, game_id, None, None, BodySeal(game_id, seed))
+
+    def seed(self) -> bytes:
+        """The game's seed. Raises SealedSeedError."""
+        if self.key_id is None or self.sealed_seed is None:
+            raise SealedSeedError(
+                f"the seed of game {self.game_id} is not sealed yet: run `referee migrate`"
+            )
+        return self.keys.open(self.game_id, self.key_id, bytes(self.sealed_seed))
+
+    def seal(self, place: str, body: bytes) -> bytes:
+        return self._body_seal().seal(place, body)
+
+    def open(self, place: str, body: bytes, sealed: bool) -> bytes | None:
+        """The plain body stored at `place`; None if it is sealed and does not open."""
+        return self._body_seal().open(place, body) if sealed else body
+
+    def plain(self, place: str, body: bytes, sealed: bool) -> bytes:
+        """The plain body, or the bytes as stored if they do not open: a read that verifies
+        then finds their hash wrong, an audit names the event, a command does not decode."""
+        opened = self.open(place, body, sealed)
+        return body if opened is None else opened
+
+    def _body_seal(self) -> BodySeal:
+        if self._opened is None:
+            self._opened = BodySeal(self.game_id, self.seed())
+        return self._opened
+
+
 class EventStore:
     """Streams of events, one per game, over a pool made by `create_pool` (opened by the caller).
 
@@ -254,7 +311,9 @@ class EventStore:
     gap, each chained to the one before by its hash (`eventstore.chain`). Every accepted command
     is kept with the seat that sent it and the range of events it produced. The seed is secret:
     it is stored sealed with `seed_keys` (`eventstore.seeds`), and only `seed()` returns it.
-    The store knows streams, versions and bytes, never a game's rules.
+    An event appended as `secret`, and its command, are stored sealed under a key derived from
+    the seed (`eventstore.bodies`) and read back plain. The store knows streams, versions and
+    bytes, never a game's rules: its writer says which events are secret.
     """
 
     def __init__(self, pool: Pool, seed_keys: SeedKeys) -> None:
@@ -302,7 +361,7 @@ class EventStore:
             "key_hash": None if creation is None else creation.key_hash,
             "request_hash": None if creation is None else creation.request_hash,
             "token_key_id": None if creation is None else creation.token_key_id,
-            **batch.params(),
+            **batch.params(_GameSeal.of_seed(self.seed_keys, game_id, seed)),
         }
         async with self._connection() as conn:
             try:
@@ -342,8 +401,9 @@ class EventStore:
             first_look = await self._before_append(conn, key, expected_version, command_body)
             if isinstance(first_look, AppendResult):
                 return first_look
-            batch = _Batch.after(expected_version, first_look, events)
-            written = await self._write(conn, key, batch, command_body, status)
+            prev_hash, seal = first_look
+            batch = _Batch.after(expected_version, prev_hash, events)
+            written = await self._write(conn, key, batch, command_body, status, seal)
             if written is None:  # lost a race: the first look, taken again, says to whom
                 earlier = await self._before_append(conn, key, expected_version, command_body)
                 if isinstance(earlier, AppendResult):
@@ -373,8 +433,9 @@ class EventStore:
         key: _CommandKey,
         expected_version: int,
         command_body: bytes,
-    ) -> bytes | AppendResult:
-        """The hash to chain from, or the earlier result of the same idempotent command.
+    ) -> tuple[bytes, _GameSeal] | AppendResult:
+        """The hash to chain from and the game's seal, or the earlier result of the same
+        idempotent command.
 
         Raises what makes the append impossible: StreamNotFound, IdempotencyKeyReused,
         VersionConflict, StreamCorrupted.
@@ -382,7 +443,9 @@ class EventStore:
         row = await _fetch_one(conn, _BEFORE_APPEND, key.params())
         if row is None:
             raise StreamNotFound(key.game_id)
-        version, head_seq, prev_hash, earlier_body, events_beyond, stored = row
+        version, head_seq, prev_hash, earlier_body, earlier_sealed, earlier_first_seq = row[:6]
+        events_beyond, stored, seed_key_id, sealed_seed = row[6:]
+        seal = _GameSeal(self.seed_keys, key.game_id, seed_key_id, sealed_seed)
         if version > 0 and head_seq is None:
             raise StreamCorrupted(
                 f"game {key.game_id} is at version {version} but has no event {version}"
@@ -394,7 +457,10 @@ class EventStore:
                 f"game {key.game_id} is at version {version} but has {stored} events"
             )
         if earlier_body is not None:
-            if earlier_body != command_body:
+            earlier = seal.open(command_place(earlier_first_seq), earlier_body, earlier_sealed)
+            if earlier is None:
+                raise StreamCorrupted(f"a sealed command of game {key.game_id} does not open")
+            if earlier != command_body:
                 raise IdempotencyKeyReused(
                     f"seat {key.seat} used key {key.idempotency_key!r} for another command"
                 )
@@ -403,9 +469,7 @@ class EventStore:
             return result
         if version != expected_version:
             raise VersionConflict(expected_version, version)
-        if expected_version == 0:
-            return GENESIS_HASH
-        return bytes(prev_hash)
+        return (GENESIS_HASH if expected_version == 0 else bytes(prev_hash)), seal
 
     async def _write(
         self,
@@ -414,15 +478,19 @@ class EventStore:
         batch: _Batch,
         command_body: bytes,
         status: str | None,
+        seal: _GameSeal,
     ) -> _Written | None:
         """The append's one statement; None if it lost a race (nothing was written)."""
+        if batch.secret:
+            command_body = seal.seal(command_place(batch.first_seq), command_body)
         params = {
             **key.params(),
             "expected": batch.first_seq - 1,
             "count": len(batch.events),
             "status": status,
             "body": command_body,
-            **batch.params(),
+            "command_sealed": batch.secret,
+            **batch.params(seal),
         }
         try:
             row = await _fetch_one(conn, _APPEND, params)
@@ -448,18 +516,21 @@ class EventStore:
         if not rows:
             return None
         first = rows[0]
+        seal = _GameSeal(self.seed_keys, key.game_id, first["seed_key_id_"], first["sealed_seed_"])
+        command_body = first["command_body_"]
         command = CommandRecord(
             id=first["command_id_"],
             game_id=first["game_id"],
             seat=first["seat"],
-            body=first["command_body_"],
+            body=seal.plain(
+                command_place(first["first_seq_"]), command_body, first["command_sealed_"]
+            ),
             idempotency_key=first["key_"],
             first_seq=first["first_seq_"],
             last_seq=first["last_seq_"],
             recorded_at=first["command_recorded_at_"],
         )
-        event_fields = StoredEvent.__struct_fields__
-        events = [StoredEvent(**{name: row[name] for name in event_fields}) for row in rows]
+        events = [_stored_event(row, seal) for row in rows]
         return AppendResult(version=command.last_seq, events=events, command=command, replayed=True)
 
     async def read(
@@ -480,12 +551,8 @@ class EventStore:
             rows = await cursor.fetchall()
         if not rows:
             raise StreamNotFound(game_id)
-        fields = StoredEvent.__struct_fields__
-        events = [
-            StoredEvent(**{name: row[name] for name in fields})
-            for row in rows
-            if row["seq"] is not None
-        ]
+        seal = _GameSeal(self.seed_keys, game_id, rows[0]["seed_key_id_"], rows[0]["sealed_seed_"])
+        events = [_stored_event(row, seal) for row in rows if row["seq"] is not None]
         if verify:
             _verify(game_id, after, limit, rows[0]["version_"], rows[0]["before_hash_"], events)
         return events
@@ -552,12 +619,7 @@ class EventStore:
             row = await _fetch_one(conn, query, [game_id])
         if row is None:
             raise StreamNotFound(game_id)
-        key_id, sealed = row
-        if sealed is None:
-            raise SealedSeedError(
-                f"the seed of game {game_id} is not sealed yet: run `referee migrate`"
-            )
-        return self.seed_keys.open(game_id, key_id, bytes(sealed))
+        return _GameSeal(self.seed_keys, game_id, *row).seed()
 
     async def find_creation(self, key_hash: bytes) -> GameCreation | None:
         """The game created with this idempotency key (by its sha256), if any."""
@@ -573,7 +635,16 @@ class EventStore:
             rows = await cursor.fetchall()
         if not rows:
             raise StreamNotFound(game_id)
-        return [CommandRecord(**row) for row in rows if row["id"] is not None]
+        seal = _GameSeal(self.seed_keys, game_id, rows[0]["seed_key_id_"], rows[0]["sealed_seed_"])
+        fields = CommandRecord.__struct_fields__
+        return [
+            CommandRecord(
+                **{name: row[name] for name in fields if name != "body"},
+                body=seal.plain(command_place(row["first_seq"]), row["body"], row["sealed"]),
+            )
+            for row in rows
+            if row["id"] is not None
+        ]
 
     async def ping(self, *, timeout: float | None = None) -> None:
         """Raise DatabaseUnavailable unless the database answers (within `timeout` seconds)."""
@@ -611,6 +682,12 @@ def parse_notification(payload: str) -> tuple[str, int]:
     """(game_id, last seq) from a NOTIFY_CHANNEL payload. A hint to read from, never the data."""
     game_id, _, seq = payload.rpartition(":")
     return game_id, int(seq)
+
+
+def _stored_event(row: dict[str, Any], seal: _GameSeal) -> StoredEvent:
+    fields = {name: row[name] for name in StoredEvent.__struct_fields__}
+    fields["body"] = seal.plain(event_place(row["seq"]), row["body"], row["sealed"])
+    return StoredEvent(**fields)
 
 
 def _verify(

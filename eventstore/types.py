@@ -10,11 +10,13 @@ GENESIS_HASH = bytes(32)  # prev_hash of event 1
 
 
 class NewEvent(msgspec.Struct, frozen=True):
-    """An event to append: its type tag, its canonical body bytes, the chance cursor after it."""
+    """An event to append: its type tag, its canonical body bytes, the chance cursor after it;
+    `secret` if it holds what a spectator may not see (it is stored sealed: eventstore.bodies)."""
 
     type: str
     body: bytes
     chance_cursor: int = 0
+    secret: bool = False
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):

@@ -15,6 +15,7 @@ from psycopg.rows import TupleRow, dict_row
 from api.audit import Archive
 from api.verify import verify_file
 from eventstore.chain import event_hash
+from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.api.helpers import Client, assert_problem
 from tests.audit.helpers import check
@@ -85,18 +86,34 @@ async def test_an_altered_body(archive: Archive, superuser_conn: Conn, game: str
     assert "altered" in check(report, "hash-chain").detail
 
 
+async def test_an_altered_sealed_event(archive: Archive, superuser_conn: Conn, game: str) -> None:
+    """A hidden event is stored sealed: a byte changed in it, it opens no more, and the audit
+    reads the bytes as stored, which do not hash to its hash."""
+    seq = next(row["seq"] for row in await rows(superuser_conn, game) if row["sealed"])
+    async with behind_the_back(superuser_conn):
+        await superuser_conn.execute(
+            "UPDATE events SET body = set_byte(body, 20, get_byte(body, 20) # 1)"
+            " WHERE game_id = %s AND seq = %s",
+            [game, seq],
+        )
+    report = await archive.audit(game)
+    assert report.first_bad_seq == seq
+    assert check(report, "hash-chain").first_bad_seq == seq
+
+
 async def test_an_altered_body_with_every_hash_recomputed(
-    archive: Archive, superuser_conn: Conn, game: str
+    archive: Archive, event_store: EventStore, superuser_conn: Conn, game: str
 ) -> None:
-    """A forger who rebuilds the chain after the change: re-executing the commands gives the
-    event as it was."""
+    """A forger who rebuilds the chain after the change (holding the seed keys, to hash the
+    plain bodies of the sealed events): re-executing the commands gives the event as it was."""
     seq = await a_bid(superuser_conn, game)
     recorded = await rows(superuser_conn, game)
+    plain = {event.seq: event.body for event in await event_store.read(game)}
     previous = bytes(recorded[seq - 2]["hash"])
     async with behind_the_back(superuser_conn):
         for row in recorded[seq - 1 :]:
             body = raised(row["body"]) if row["seq"] == seq else bytes(row["body"])
-            digest = event_hash(previous, body)
+            digest = event_hash(previous, plain[row["seq"]] if row["sealed"] else body)
             await superuser_conn.execute(
                 "UPDATE events SET body = %s, prev_hash = %s, hash = %s"
                 " WHERE game_id = %s AND seq = %s",
