@@ -98,7 +98,7 @@ def _serve(args: argparse.Namespace) -> int:
         with _database(settings) as database:
             if database.owner_url is not None:
                 _provision(database)
-            _check_login(database.app_url, settings.pool_timeout)
+            _check_database(database.app_url, database.seed_keys, settings.pool_timeout)
             options: dict[str, Any] = dict(
                 host=args.host,
                 port=args.port,
@@ -271,12 +271,14 @@ def _provision(database: _Database) -> None:
     )
 
 
-def _check_login(app_url: str, timeout: float) -> None:
-    """Refuse to serve as a login that may do more than the service needs. A database that
-    cannot be reached yet is not an error: the service starts, not ready."""
+def _check_database(app_url: str, seed_keys: SeedKeys, timeout: float) -> None:
+    """Refuse to serve as a login that may do more than the service needs, or without a key
+    that some game's seed needs. A database that cannot be reached yet is not an error: the
+    service starts, not ready."""
     import psycopg
 
     from eventstore.roles import check_login
+    from eventstore.seeds import check_seed_keys
 
     async def check() -> None:
         try:
@@ -288,6 +290,7 @@ def _check_login(app_url: str, timeout: float) -> None:
             return
         async with conn:
             await check_login(conn)
+            await check_seed_keys(conn, seed_keys)
 
     asyncio.run(check())
 

@@ -28,6 +28,8 @@ from eventstore import (
     DatabaseUnavailable,
     IdempotencyKeyReused,
     InvalidCursor,
+    SealedSeedError,
+    SeedKeyMissing,
     StoreError,
     StreamCorrupted,
     StreamExists,
@@ -88,6 +90,9 @@ INTERNAL = ProblemKind("internal-error", 500, "Internal error.", alarming=True)
 DATABASE_UNAVAILABLE = ProblemKind(
     "database-unavailable", 503, "The database is unavailable.", alarming=True
 )
+SEED_KEY_MISSING = ProblemKind(
+    "seed-key-missing", 503, "This server lacks the key of this game's seed.", alarming=True
+)
 
 ALL_KINDS = (
     MALFORMED,
@@ -110,6 +115,7 @@ ALL_KINDS = (
     CLIENT_CLOSED_REQUEST,
     INTERNAL,
     DATABASE_UNAVAILABLE,
+    SEED_KEY_MISSING,
 )
 _BY_STATUS = {kind.status: kind for kind in reversed(ALL_KINDS)}  # the first kind per status
 
@@ -171,6 +177,14 @@ def to_problem(exc: Exception) -> Problem:
             return Problem(CORRUPT_STREAM, str(exc))
         case StreamCorrupted():  # found by the store: never an outage to retry
             return Problem(CORRUPT_STREAM, "This game's record is damaged: it cannot be replayed.")
+        case SeedKeyMissing():  # the server's configuration: no use retrying until it changes
+            return Problem(
+                SEED_KEY_MISSING,
+                "This game's seed is sealed with a key this server was not given; its operator "
+                "must add the key.",
+            )
+        case SealedSeedError():
+            return Problem(CORRUPT_STREAM, "This game's sealed seed does not open: it was altered.")
         case GameNotFinished():
             return Problem(
                 GAME_NOT_FINISHED,

@@ -16,7 +16,14 @@ from eventstore.migrations import MigrationError, migrate
 from eventstore.pool import create_pool
 from eventstore.provision import Provisioned, provision
 from eventstore.roles import APP_ROLE, UnsafeLogin, check_login, grant_login
-from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys, seal_seeds
+from eventstore.seeds import (
+    SealedSeedError,
+    SeedKeyError,
+    SeedKeyMissing,
+    SeedKeys,
+    check_seed_keys,
+    seal_seeds,
+)
 from eventstore.store import (
     MAX_IDEMPOTENCY_KEY_LENGTH,
     NOTIFY_CHANNEL,
@@ -65,6 +72,7 @@ __all__ = [
     "Provisioned",
     "SealedSeedError",
     "SeedKeyError",
+    "SeedKeyMissing",
     "SeedKeys",
     "StoreError",
     "StoredEvent",
@@ -75,6 +83,7 @@ __all__ = [
     "UnsafeLogin",
     "VersionConflict",
     "check_login",
+    "check_seed_keys",
     "create_pool",
     "grant_login",
     "migrate",

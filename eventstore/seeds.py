@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from cryptography.exceptions import InvalidTag
@@ -52,6 +53,10 @@ class SealedSeedError(Exception):
 
     Not a StoreError: it is the server's configuration (or tampering), never a passing outage.
     """
+
+
+class SeedKeyMissing(SealedSeedError):
+    """A seed sealed with a key this server was not given: its operator must add the key."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +124,7 @@ class SeedKeys:
         """The seed sealed by `seal`. Raises SealedSeedError."""
         cipher = self._by_id.get(key_id)
         if cipher is None:
-            raise SealedSeedError(
+            raise SeedKeyMissing(
                 f"the seed of game {game_id} is sealed with key {key_id!r}, which this server "
                 f"does not have (it has {self.ids})"
             )
@@ -197,7 +202,7 @@ def write_private_file(path: Path, text: str) -> None:
         draft.unlink(missing_ok=True)
 
 
-# -- sealing what is stored ----------------------------------------------------------------------
+# -- checking and sealing what is stored --------------------------------------------------------
 
 _TO_SEAL = """
 SELECT game_id, seed, seed_key_id, sealed_seed
@@ -215,6 +220,29 @@ UPDATE games g
        AS s(game_id, key_id, sealed)
  WHERE g.game_id = s.game_id
 """
+
+
+_KEYS_IN_USE = """
+SELECT seed_key_id, count(*) FROM games GROUP BY seed_key_id ORDER BY seed_key_id NULLS FIRST
+"""
+
+
+async def check_seed_keys(conn: psycopg.AsyncConnection[Any], keys: SeedKeys) -> None:
+    """Raise SeedKeyMissing unless `keys` open every seed of the database, so that a server
+    missing a key stops at start rather than failing the games sealed with it."""
+    cursor = await conn.execute(_KEYS_IN_USE)
+    missing = {key_id: count for key_id, count in await cursor.fetchall() if key_id not in keys.ids}
+    if None in missing:
+        raise SeedKeyMissing(
+            f"{missing[None]} games still have a plain seed: run `referee migrate` (the owner's "
+            "URL) to seal them"
+        )
+    if missing:
+        games = ", ".join(f"{key_id!r} ({count} games)" for key_id, count in missing.items())
+        raise SeedKeyMissing(
+            f"seeds are sealed with keys this server does not have: {games}; add them to "
+            "REFEREE_SEED_KEYS (or its file) after the newest key"
+        )
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Whoever reads the database (a dump, a backup, a replica) learns no running game's seed: the
-seeds are sealed with a key the database never sees. A database from before sealing has its
-plain seeds sealed by `referee migrate`, and a rotation re-seals every seed under the newest key.
+seeds are sealed with a key the database never sees; nor its hands and future cards: the events
+that hold them are sealed too. A database from before sealing has its plain seeds sealed by
+`referee migrate`, and a rotation re-seals every seed under the newest key.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import msgspec
 import psycopg
 import pytest
 
 from eventstore.embedded import pg_dump_path
 from eventstore.migrations import migrate
 from eventstore.seeds import SeedKeys
+from referee.games import REGISTRY
+from referee.kernel import Codec, Table
 from tests.reliability.conftest import Serve
 from tests.servers import TEST_SEED_KEYS
 
@@ -79,6 +83,19 @@ def referee_migrate(owner_url: str, login_url: str, keys: str) -> subprocess.Com
     )
 
 
+def referee_serve(login_url: str, keys: str) -> subprocess.CompletedProcess[str]:
+    """`referee serve` that is expected to refuse to start (else the timeout fails the test)."""
+    env = {
+        **{name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")},
+        "REFEREE_DATABASE_URL": login_url,
+        "REFEREE_SEED_KEYS": keys,
+    }
+    referee = Path(sys.executable).parent / "referee"
+    return subprocess.run(
+        [str(referee), "serve", "--port", "0"], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
 def migrated(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
     """The log line of `referee migrate` that says what it did."""
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
@@ -104,6 +121,43 @@ def test_a_dump_shows_no_running_games_seed(
     seeds = sealed_seeds(owner_database_url, game_ids, seed_keys)
     assert seeds[game_ids[1]] == CHOSEN
     assert_nowhere(seeds, dump(owner_database_url))
+
+
+def hidden_values(kind: str, seats: int, game_id: str, seed: bytes) -> Iterator[bytes]:
+    """What a spectator may not see of the game's opening (each hidden event's body, and each
+    field a spectator sees otherwise), recomputed here from the seed."""
+    game = REGISTRY[kind]
+    _, played = Table.open(game, game.options_type(), seats, game_id=game_id, seed=seed)
+    for item in played[1:]:
+        shown = game.redact(item.event, None)
+        if shown == item.event:
+            continue
+        yield Codec.encode(item.event)
+        held, seen = msgspec.to_builtins(item.event), msgspec.to_builtins(shown)
+        for name, value in held.items():
+            encoded = msgspec.json.encode(value)
+            if value != seen.get(name) and len(encoded) >= 40:  # long enough to be telling
+                yield encoded
+
+
+def test_a_dump_shows_no_running_games_hands_or_future_cards(
+    serve: Serve, owner_database_url: str
+) -> None:
+    server = serve()
+    searched = []
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        for number, game in enumerate(REGISTRY):
+            kind, seats = game.kind, game.max_seats
+            seed = bytes([number]) * 32
+            body = {"kind": kind, "seats": seats, "seed": seed.hex()}
+            created = http.post("/v1/games", json=body)
+            assert created.status_code == 201, created.text
+            game_id = created.json()["game_id"]
+            searched += [(kind, value) for value in hidden_values(kind, seats, game_id, seed)]
+    assert {kind for kind, _ in searched} >= {"coyote", "tribu"}  # games that deal in secret
+    text = dump(owner_database_url)
+    for kind, value in searched:
+        assert value not in text and value.hex().encode() not in text, (kind, value[:60])
 
 
 def test_plain_seeds_of_an_older_database_are_sealed_by_migrate(
@@ -161,3 +215,8 @@ def test_a_rotation_reseals_every_seed_under_the_newest_key(
     assert sealed_seeds(owner, list(seeds), new) == seeds  # the old key is no longer needed
     with pytest.raises(Exception, match="'new'"):
         sealed_seeds(owner, list(seeds), old)
+
+    # A server given the old key only would fail every game: it refuses to start, and says why.
+    refused = referee_serve(login_url_for(owner), old.entries())
+    assert refused.returncode == 1, refused.stderr
+    assert "'new' (3 games)" in refused.stderr and "REFEREE_SEED_KEYS" in refused.stderr
