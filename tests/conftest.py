@@ -119,8 +119,7 @@ def new_game_id() -> Callable[[], str]:
 async def superuser_conn(owner_database_url: str) -> AsyncIterator[AsyncConnection[TupleRow]]:
     """An autocommit connection as the database's superuser: behind the store's back.
 
-    Tamper tests bypass the append-only guard on it, e.g. inside `async with conn.transaction()`:
-    `ALTER TABLE events DISABLE TRIGGER events_append_only` (and `commands_append_only`).
+    Tamper tests lift the database's guards on it with `tests.tamper.behind_the_back`.
     """
     async with await AsyncConnection.connect(owner_database_url, autocommit=True) as conn:
         yield conn

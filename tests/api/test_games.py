@@ -13,6 +13,7 @@ from api.config import Settings
 from referee.games import REGISTRY
 from tests.api.conftest import serve
 from tests.api.helpers import SEED, Client, assert_problem, create_game, detail
+from tests.tamper import behind_the_back
 
 
 async def test_kinds_lists_every_registered_game_with_its_options(client: Client) -> None:
@@ -175,12 +176,10 @@ async def test_a_damaged_record_is_a_problem_not_a_crash(
     client: Client, settings: Settings, superuser_conn: AsyncConnection[TupleRow]
 ) -> None:
     game = await create_game(client)
-    async with superuser_conn.transaction():  # behind the service's back, as a tamperer would
-        await superuser_conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only")
+    async with behind_the_back(superuser_conn):
         await superuser_conn.execute(
             "UPDATE events SET body = %s WHERE game_id = %s AND seq = 2", [b"{oops", game.id]
         )
-        await superuser_conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only")
     async for fresh in serve(settings):  # another process: nothing of this game in its cache
         for path in ("", "/events", "/states/3"):
             assert_problem(await fresh.get(game.url + path), 409, "corrupt-stream")

@@ -4,8 +4,7 @@ disabled: the audit names the first affected event."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,22 +18,11 @@ from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.api.helpers import Client, assert_problem
 from tests.audit.helpers import check
+from tests.tamper import behind_the_back
 
 Conn = AsyncConnection[TupleRow]
 NewGame = Callable[..., Awaitable[str]]
 FAR = 1_000_000  # seqs are moved out of the way and back, under the primary key
-
-
-@asynccontextmanager
-async def behind_the_back(conn: Conn) -> AsyncIterator[None]:
-    """A transaction in which the append-only triggers are off (for no one else: DDL is
-    transactional and holds the tables' lock until the end)."""
-    async with conn.transaction():
-        for table in ("events", "commands"):
-            await conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER {table}_append_only")
-        yield
-        for table in ("events", "commands"):
-            await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {table}_append_only")
 
 
 async def rows(conn: Conn, game_id: str) -> list[dict[str, Any]]:

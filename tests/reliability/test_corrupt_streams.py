@@ -19,6 +19,7 @@ from psycopg.rows import TupleRow
 
 from tests.reliability.conftest import Serve
 from tests.servers import Server
+from tests.tamper import behind_the_back
 
 Conn = AsyncConnection[TupleRow]
 Tamper = Callable[[Conn, str, int], Awaitable[None]]
@@ -72,33 +73,21 @@ async def bid(http: httpx.AsyncClient, game: Played, number: int) -> httpx.Respo
     )
 
 
-async def behind_the_back(conn: Conn, statement: str, params: list[Any]) -> None:
-    async with conn.transaction():
-        for trigger in ("events_append_only", "commands_append_only"):
-            table = trigger.split("_")[0]
-            await conn.execute(f"ALTER TABLE {table} DISABLE TRIGGER {trigger}")
-        await conn.execute("ALTER TABLE games DISABLE TRIGGER games_only_move_forward")
+async def tamper(conn: Conn, statement: str, params: list[Any]) -> None:
+    async with behind_the_back(conn):
         await conn.execute(statement, params)
-        for trigger in ("events_append_only", "commands_append_only"):
-            table = trigger.split("_")[0]
-            await conn.execute(f"ALTER TABLE {table} ENABLE TRIGGER {trigger}")
-        await conn.execute("ALTER TABLE games ENABLE TRIGGER games_only_move_forward")
 
 
 async def delete_the_last_event(conn: Conn, game_id: str, version: int) -> None:
-    await behind_the_back(
-        conn, "DELETE FROM events WHERE game_id = %s AND seq = %s", [game_id, version]
-    )
+    await tamper(conn, "DELETE FROM events WHERE game_id = %s AND seq = %s", [game_id, version])
 
 
 async def delete_an_event_in_the_middle(conn: Conn, game_id: str, version: int) -> None:
-    await behind_the_back(
-        conn, "DELETE FROM events WHERE game_id = %s AND seq = %s", [game_id, version - 2]
-    )
+    await tamper(conn, "DELETE FROM events WHERE game_id = %s AND seq = %s", [game_id, version - 2])
 
 
 async def add_an_event_past_the_version(conn: Conn, game_id: str, version: int) -> None:
-    await behind_the_back(
+    await tamper(
         conn,
         """INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)
            SELECT game_id, seq + 1, type, body, chance_cursor, hash, hash
@@ -108,13 +97,11 @@ async def add_an_event_past_the_version(conn: Conn, game_id: str, version: int) 
 
 
 async def move_the_version_back(conn: Conn, game_id: str, version: int) -> None:
-    await behind_the_back(
-        conn, "UPDATE games SET version = version - 1 WHERE game_id = %s", [game_id]
-    )
+    await tamper(conn, "UPDATE games SET version = version - 1 WHERE game_id = %s", [game_id])
 
 
 async def alter_a_body(conn: Conn, game_id: str, version: int) -> None:
-    await behind_the_back(
+    await tamper(
         conn,
         "UPDATE events SET body = body || ' '::bytea WHERE game_id = %s AND seq = %s",
         [game_id, version - 1],

@@ -1,5 +1,6 @@
 """The service's own database login can read and append, and nothing else: not become another
-role, not rewrite or remove history, not change the schema, not move a game backwards. Checked
+role, not rewrite or remove history, not change the schema, not move a game backwards, nor a
+game's version past its events, nor add an event out of line. Checked
 from that very login (what any code in a server process could send), beside a real server."""
 
 from __future__ import annotations
@@ -53,6 +54,24 @@ BACKWARDS = [
     "UPDATE games SET version = 1 WHERE game_id = %(g)s",
     "UPDATE games SET version = version - 1, command_count = 0 WHERE game_id = %(g)s",
 ]
+
+ZERO = "decode(repeat('00', 32), 'hex')"
+# Each moves a game out of line with its events, or adds an event out of line: refused at commit.
+OUT_OF_LINE = {
+    "version past its events": "UPDATE games SET version = version + 2 WHERE game_id = %(g)s",
+    "event past the version": "INSERT INTO events (game_id, seq, type, body, chance_cursor,"
+    f" prev_hash, hash) SELECT game_id, version + 1, 'x', 'x', 0, {ZERO}, {ZERO}"
+    " FROM games WHERE game_id = %(g)s",
+    "event not chained": "WITH moved AS (UPDATE games SET version = version + 1"
+    " WHERE game_id = %(g)s RETURNING game_id, version)"
+    " INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)"
+    f" SELECT game_id, version, 'x', 'x', 0, {ZERO}, sha256({ZERO} || 'x') FROM moved",
+    "event with a false hash": "WITH moved AS (UPDATE games SET version = version + 1"
+    " WHERE game_id = %(g)s RETURNING game_id, version)"
+    " INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)"
+    " SELECT m.game_id, m.version, 'x', 'x', 0, e.hash, e.hash FROM moved m"
+    " JOIN events e ON e.game_id = m.game_id AND e.seq = m.version - 1",
+}
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +158,19 @@ async def test_a_game_cannot_be_moved_backwards(
         await login.execute(statement, {"g": game_id})
     assert (await http.get(f"/v1/games/{game_id}")).json()["version"] == version
     assert await bid(http, game_id, tokens, 4) == 200  # the next command is not a 409
+
+
+@pytest.mark.parametrize("statement", OUT_OF_LINE.values(), ids=OUT_OF_LINE.keys())
+async def test_a_game_and_its_events_stay_in_line(
+    login: Conn, http: httpx.AsyncClient, statement: str
+) -> None:
+    game_id, tokens = await new_game(http)
+    assert await bid(http, game_id, tokens, 2) == 200
+    version = (await http.get(f"/v1/games/{game_id}")).json()["version"]
+    with pytest.raises(psycopg.errors.RestrictViolation, match=f"game {game_id}: "):
+        await login.execute(statement, {"g": game_id})
+    assert (await http.get(f"/v1/games/{game_id}")).json()["version"] == version
+    assert await bid(http, game_id, tokens, 3) == 200  # the game plays on
 
 
 def test_a_server_refuses_to_log_in_as_the_owner(owner_database_url: str, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from eventstore import (
 )
 from eventstore.store import NOTIFY_CHANNEL, EventStore
 from tests.store.helpers import events, make_stream, seed_of
+from tests.tamper import behind_the_back
 
 Conn = AsyncConnection[TupleRow]
 
@@ -115,11 +116,12 @@ async def test_an_event_past_the_version_is_a_corrupt_stream_and_changes_nothing
     back): no append can succeed, and retrying cannot help, so it is no version conflict."""
     game_id = new_game_id()
     await make_stream(event_store, game_id, opening=2)
-    await superuser_conn.execute(
-        """INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)
-           VALUES (%s, 3, 'stray', '', 0, %s, %s)""",
-        [game_id, bytes(32), bytes(32)],
-    )
+    async with behind_the_back(superuser_conn):
+        await superuser_conn.execute(
+            """INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)
+               VALUES (%s, 3, 'stray', '', 0, %s, %s)""",
+            [game_id, bytes(32), bytes(32)],
+        )
     with pytest.raises(StreamCorrupted, match="after its version 2"):
         await event_store.append(
             game_id, expected_version=2, events=events("z", 1), seat=0, command_body=b"z"
