@@ -34,6 +34,7 @@ from eventstore import (
     StreamNotFound,
     VersionConflict,
 )
+from eventstore.cursor import decode_cursor
 from eventstore.store import EventStore
 from referee.kernel import (
     Codec,
@@ -234,6 +235,12 @@ class GameService:
         self, *, kind: str | None, status: str | None, cursor: str | None, limit: int
     ) -> tuple[list[StreamInfo], str | None]:
         """A page of games, newest first, and the cursor of the next page (None: the last)."""
+        if kind is not None and kind not in self._registry:
+            # No game is of a kind this server does not know (nor of a name no table can hold,
+            # such as one with a NUL): an empty page. A cursor is still held to its word.
+            if cursor is not None:
+                decode_cursor(cursor)
+            return [], None
         games = await self._store.list_streams(
             kind=kind, status=status, after=cursor, limit=limit + 1
         )

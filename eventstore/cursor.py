@@ -24,6 +24,8 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         micros, game_id = raw.split(":", 1)
+        if "\x00" in game_id:  # no text column can hold it: no game of ours has it
+            raise ValueError("a NUL in a game id")
         return _EPOCH + int(micros) * _MICROSECOND, game_id
     except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError) as error:
         raise InvalidCursor(f"not a cursor of this list: {cursor!r}") from error

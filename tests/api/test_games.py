@@ -140,10 +140,18 @@ async def test_list_refuses_bad_parameters(client: Client) -> None:
     for cursor in ("garbage!", "x" * 200):
         response = await client.get("/v1/games", params={"cursor": cursor})
         assert_problem(response, 400, "invalid-cursor")
-    nul_in_cursor = base64.urlsafe_b64encode(b"1:\x00").decode()
-    for params in ({"kind": "\x00"}, {"cursor": nul_in_cursor}):  # PostgreSQL text has no NUL
+    nul_in_cursor = base64.urlsafe_b64encode(b"1:\x00").decode()  # PostgreSQL text has no NUL
+    for params in ({"cursor": nul_in_cursor}, {"kind": "no-such-kind", "cursor": "garbage!"}):
         response = await client.get("/v1/games", params=params)
-        assert_problem(response, 400, "malformed-request")
+        assert_problem(response, 400, "invalid-cursor")
+
+
+async def test_list_of_a_kind_nobody_plays_is_empty(client: Client) -> None:
+    """Any string is a kind by the published schema: one no game has gets an empty page."""
+    for kind in ("no-such-kind", "\x00", "coyote\x00"):
+        response = await client.get("/v1/games", params={"kind": kind})
+        assert response.status_code == 200, response.text
+        assert response.json() == {"games": [], "next_cursor": None}
 
 
 async def test_get_shows_summary_turn_and_spectator_view(client: Client) -> None:

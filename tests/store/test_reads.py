@@ -99,7 +99,10 @@ async def test_listing_everything_includes_new_games_first(
     assert keys == sorted(keys, reverse=True)
 
 
-@pytest.mark.parametrize("cursor", ["", "not a cursor", "bm90LWEtY3Vyc29y", "///", "é"])
+@pytest.mark.parametrize(
+    "cursor",
+    ["", "not a cursor", "bm90LWEtY3Vyc29y", "///", "é", "MTIzOgB4"],  # the last: NUL
+)
 async def test_a_cursor_the_store_did_not_make_is_refused(
     event_store: EventStore, cursor: str
 ) -> None:
