@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from itertools import count
 from pathlib import Path
 from typing import ClassVar
@@ -155,8 +157,27 @@ def test_the_api_keeps_its_contract(
 ) -> None:
     aim_at_the_game(case, fuzzed_games)
     case.operation.schema.app = fuzzed_app  # for schemathesis's own probes (auth checks) too
-    case.call_and_validate(
+    response = case.call_and_validate(
         app=fuzzed_app,
         excluded_checks=[positive_data_acceptance],
         additional_checks=[schema_valid_requests_are_accepted_or_refused_by_the_rules],
     )
+    SENT[case.operation.label][response.status_code] += 1
+
+
+SENT: dict[str, Counter[int]] = defaultdict(Counter)  # operation -> status -> requests
+
+
+@pytest.fixture(scope="module", autouse=True)
+def figures(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After the run, the requests sent per operation and what they were answered."""
+    yield
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin("capturemanager")
+    if reporter is None or capture is None or not SENT:
+        return
+    with capture.global_and_fixture_disabled():  # teardown output is captured otherwise
+        reporter.write_line(f"\nrequests per operation ({FUZZ_EXAMPLES} examples asked):")
+        for label, statuses in sorted(SENT.items()):
+            answers = ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
+            reporter.write_line(f"  {label}: {statuses.total()} ({answers})")
