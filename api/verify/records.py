@@ -13,6 +13,7 @@ from api.bundle import Bundle, BundleCommand, canonical_bytes, digest_of
 from api.verify.report import Check, CheckResult
 from eventstore.chain import GENESIS_HASH, event_hash
 from referee.kernel import GameCreated, SeedRevealed, commitment
+from referee.kernel.wording import counted
 
 FILE = Check(
     "bundle",
@@ -122,13 +123,15 @@ def check_stream(bundle: Bundle) -> CheckResult:
     if bundle.version != len(events):
         findings.add(
             min(bundle.version, len(events)) + 1,
-            f"The game is at version {bundle.version} but {len(events)} events are recorded.",
+            f"The game is at version {bundle.version} but {counted(len(events), 'event')} "
+            f"{'is' if len(events) == 1 else 'are'} recorded.",
         )
     owners = _check_commands(bundle.commands, len(events), findings)
     for seq in range(1, len(events) + 1):
         _check_attribution(bundle, seq, owners.get(seq), findings)
     return findings.result(
-        f"{len(events)} events, {len(bundle.commands)} commands; every event after the opening "
+        f"{counted(len(events), 'event')}, {counted(len(bundle.commands), 'command')}; every "
+        "event after the opening "
         "belongs to one command, in order."
     )
 
@@ -206,7 +209,9 @@ def check_chain(bundle: Bundle) -> CheckResult:
         previous = event.hash
     # While the game runs, a hash could give away a hidden value by trial: none is shown.
     head = "" if bundle.seed is None else f" to {previous}"
-    return CHAIN.passed(f"{len(bundle.events)} events chained, from the zero hash{head}.")
+    return CHAIN.passed(
+        f"{counted(len(bundle.events), 'event')} chained, from the zero hash{head}."
+    )
 
 
 # -- the seed ----------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from api.bundle import Bundle, BundleCommand, BundleEvent
 from api.verify.report import Check, CheckResult
 from referee.kernel import Chance, Codec, GameOver, Played, RuleViolation, Table
 from referee.kernel.registry import AnyGame
+from referee.kernel.wording import counted
 
 CHANCE = Check(
     "chance",
@@ -182,14 +183,15 @@ def _play(
 def _chance_result(divergence: Divergence | None, comparison: Comparison) -> CheckResult:
     if divergence is None:
         return CHANCE.passed(
-            f"{comparison.draws} steps (the opening, commands) drew chance: every outcome "
-            f"re-derived from the seed, {comparison.cursor} random words in all."
+            f"Chance was drawn in {counted(comparison.draws, 'step')} (the opening, commands): "
+            f"every outcome re-derived from the seed, {counted(comparison.cursor, 'random word')} "
+            "in all."
         )
     if divergence.chance:
         return CHANCE.failed(divergence.message, divergence.seq)
     return CHANCE.partial(
-        f"The outcomes of the {comparison.draws} steps that drew chance before event "
-        f"{divergence.seq} were re-derived; re-execution stops there (see re-execution)."
+        f"Chance drawn before event {divergence.seq} ({counted(comparison.draws, 'step')}) was "
+        "re-derived; re-execution stops there (see re-execution)."
     )
 
 
@@ -199,8 +201,9 @@ def _reexecution_result(
     if divergence is not None:
         return REEXECUTION.failed(divergence.message, divergence.seq)
     return REEXECUTION.passed(
-        f"The opening and {len(bundle.commands)} commands, re-executed from the start, give the "
-        f"{comparison.position} recorded events byte for byte, at the recorded chance cursors."
+        f"The opening and {counted(len(bundle.commands), 'command')}, re-executed from the "
+        f"start, give the recorded events ({comparison.position}) byte for byte, at the recorded "
+        "chance cursors."
     )
 
 
@@ -229,8 +232,12 @@ def _without_seed(bundle: Bundle, game: AnyGame, played: list[Played]) -> CheckR
             return REEXECUTION.failed(divergence.message, divergence.seq)
         checked += 1
     drew = len(commands) - checked
+    needing = (
+        "The opening needs"
+        if drew == 0
+        else (f"The opening and {counted(drew, 'command')} that drew chance need")
+    )
     return REEXECUTION.partial(
-        f"{checked} of {len(commands)} commands re-executed on the recorded state give their "
-        f"events byte for byte. The opening and the {drew} commands that drew chance need the "
-        "seed, revealed when the game ends."
+        f"{checked} of {counted(len(commands), 'command')} re-executed on the recorded state give "
+        f"their events byte for byte. {needing} the seed, revealed when the game ends."
     )

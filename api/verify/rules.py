@@ -14,6 +14,7 @@ from api.verify.reexecution import CHANCE, REEXECUTION
 from api.verify.report import Check, CheckResult
 from referee.kernel import Codec, GameCreated, Outcome, Played, SeedRevealed, Table
 from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
+from referee.kernel.wording import counted
 
 RULES = Check("rules-version", "This referee has the rules the game was recorded under.")
 REPLAY = Check(
@@ -118,7 +119,8 @@ def _replayed(
         if outcome.finished
         else f"the game goes on, to act: {_seats(table.to_act())}"
     )
-    result = REPLAY.passed(f"{len(played)} events fold under {table.game.kind} rules; {where}.")
+    folded = counted(len(played), "event")
+    result = REPLAY.passed(f"{folded} fold under {table.game.kind} rules; {where}.")
     return result, Replayed(played, outcome)
 
 

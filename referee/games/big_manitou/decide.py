@@ -38,6 +38,7 @@ from referee.games.big_manitou.state import State, available
 from referee.kernel.chance import Chance
 from referee.kernel.contract import RuleViolation, Seat
 from referee.kernel.piles import contains, draw, in_canonical_order, without
+from referee.kernel.wording import counted
 
 KIND = "big-manitou"
 
@@ -80,7 +81,10 @@ def decide(state: State, seat: Seat, command: Command, chance: Chance) -> list[E
 def choose(state: State, seat: Seat, cards: Sequence[CardKind]) -> list[Event]:
     wanted = state.cards_to_choose[seat]
     if len(cards) != wanted:
-        refuse("card-count", f"Choose exactly {wanted} cards for this hunt, not {len(cards)}.")
+        refuse(
+            "card-count",
+            f"Choose exactly {counted(wanted, 'card')} for this hunt, not {len(cards)}.",
+        )
     if not contains(CARD_SET, cards):
         refuse("not-in-set", "Those cards are not all in your set of cards.")
     if not contains(available(state, seat), cards):
