@@ -78,9 +78,9 @@ CORRUPT_STREAM = ProblemKind(
 )
 GAME_NOT_FINISHED = ProblemKind("game-not-finished", 409, "The game is not over yet.")
 PAYLOAD_TOO_LARGE = ProblemKind("payload-too-large", 413, "The request body is too large.")
-RULE_VIOLATION = ProblemKind("rule-violation", 422, "The rules refuse this command.")
+RULE_VIOLATION = ProblemKind("rule-violation", 422, "The rules refuse this request.")
 IDEMPOTENCY_KEY_REUSED = ProblemKind(
-    "idempotency-key-reused", 422, "This Idempotency-Key was used for another command."
+    "idempotency-key-reused", 422, "This Idempotency-Key was used for another request."
 )
 # Nobody reads it: it is what the request's log line and metrics count instead of a 500.
 CLIENT_CLOSED_REQUEST = ProblemKind(
