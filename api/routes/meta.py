@@ -1,8 +1,18 @@
-"""Prometheus metrics (the OpenAPI document and its docs page are served under /schema)."""
+"""The service's front door and its metrics (the OpenAPI document and its docs page are served
+under /schema, the health checks under /health)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, get
+from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusController
+from litestar.response import Redirect
+from litestar.types import ControllerRouterHandler
+
+DOCS = "/schema"
 
 
 class MetricsController(PrometheusController):
@@ -10,4 +20,26 @@ class MetricsController(PrometheusController):
     include_in_schema = False
 
 
-HANDLERS = [MetricsController]
+class Index(msgspec.Struct, frozen=True, kw_only=True):
+    """Where everything is: what `GET /` answers a program."""
+
+    service: str = "referee"
+    docs: str = DOCS
+    openapi: str = f"{DOCS}/openapi.json"
+    kinds: str = "/v1/kinds"
+    games: str = "/v1/games"
+    audits: str = "/v1/audits"
+    live: str = "/health/live"
+    ready: str = "/health/ready"
+    metrics: str = "/metrics"
+
+
+@get("/", include_in_schema=False, sync_to_thread=False)
+def index(request: Request[Any, Any, State]) -> Response[Index] | Redirect:
+    """A browser is sent to the API's documentation; a program gets the map of the service."""
+    if request.accept.best_match(["application/json", "text/html"]) == "text/html":
+        return Redirect(DOCS, status_code=303)
+    return Response(Index())
+
+
+HANDLERS: list[ControllerRouterHandler] = [MetricsController, index]
