@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusConfig
 
@@ -57,9 +58,23 @@ def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) 
             BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
         ],
         openapi_config=openapi_config(api_version()),
+        cors_config=_cors(settings),
         request_class=ApiRequest,  # bodies are read under the API's limits (api/body.py)
         request_max_body_size=settings.max_body_bytes,
         logging_config=None,
+    )
+
+
+def _cors(settings: Settings) -> CORSConfig | None:
+    """Browser pages of the listed origins may call the API; none when the list is empty."""
+    if not settings.cors_origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(settings.cors_origins),
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        expose_headers=["Location", "Retry-After", "X-Request-ID"],
+        allow_credentials=False,  # bearer tokens only: no cookie ever authenticates
     )
 
 

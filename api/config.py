@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,14 +67,15 @@ class Settings:
     # refilled at `per_minute` (0: no limit); beyond it, 429 with Retry-After.
     expensive_reads_per_minute: float = 60.0
     expensive_reads_burst: int = 30
+    # Browser pages of these origins may call the API (CORS); none by default, "*" for any: the
+    # API authenticates with bearer tokens, never cookies, so no origin gains a seat's rights.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
         """The settings of the environment. Raises SettingsError (one line) on a bad value."""
         defaults = cls()
         env = _Environment(environ)
-        for name in ("REFEREE_SSE_HEARTBEAT_SECONDS", "REFEREE_SHUTDOWN_GRACE_SECONDS"):
-            env.check(name, _seconds)
         database_url = env.get("REFEREE_DATABASE_URL", _conninfo, None)
         seed_keys = _seed_keys(environ)
         if database_url is not None and seed_keys is None:
@@ -94,38 +96,34 @@ class Settings:
                 "REFEREE_TABLE_CACHE_SIZE", _count(1), defaults.table_cache_size
             ),
             log_level=env.get("REFEREE_LOG_LEVEL", _log_level, defaults.log_level),
-            sse_heartbeat_seconds=float(
-                environ.get("REFEREE_SSE_HEARTBEAT_SECONDS", defaults.sse_heartbeat_seconds)
+            sse_heartbeat_seconds=env.get(
+                "REFEREE_SSE_HEARTBEAT_SECONDS", _seconds, defaults.sse_heartbeat_seconds
             ),
-            shutdown_grace_seconds=float(
-                environ.get("REFEREE_SHUTDOWN_GRACE_SECONDS", defaults.shutdown_grace_seconds)
+            shutdown_grace_seconds=env.get(
+                "REFEREE_SHUTDOWN_GRACE_SECONDS", _seconds, defaults.shutdown_grace_seconds
             ),
-            # -- server and expensive reads (hardening C) --
-            header_read_timeout_seconds=float(
-                environ.get(
-                    "REFEREE_HEADER_READ_TIMEOUT_SECONDS", defaults.header_read_timeout_seconds
-                )
+            header_read_timeout_seconds=env.get(
+                "REFEREE_HEADER_READ_TIMEOUT_SECONDS",
+                _seconds,
+                defaults.header_read_timeout_seconds,
             ),
-            body_read_timeout_seconds=float(
-                environ.get("REFEREE_BODY_READ_TIMEOUT_SECONDS", defaults.body_read_timeout_seconds)
+            body_read_timeout_seconds=env.get(
+                "REFEREE_BODY_READ_TIMEOUT_SECONDS", _seconds, defaults.body_read_timeout_seconds
             ),
-            keep_alive_timeout_seconds=float(
-                environ.get(
-                    "REFEREE_KEEP_ALIVE_TIMEOUT_SECONDS", defaults.keep_alive_timeout_seconds
-                )
+            keep_alive_timeout_seconds=env.get(
+                "REFEREE_KEEP_ALIVE_TIMEOUT_SECONDS", _seconds, defaults.keep_alive_timeout_seconds
             ),
-            max_connections=int(environ.get("REFEREE_MAX_CONNECTIONS", defaults.max_connections)),
-            audit_cache_size=int(
-                environ.get("REFEREE_AUDIT_CACHE_SIZE", defaults.audit_cache_size)
+            max_connections=env.get("REFEREE_MAX_CONNECTIONS", _count(1), defaults.max_connections),
+            audit_cache_size=env.get(
+                "REFEREE_AUDIT_CACHE_SIZE", _count(0), defaults.audit_cache_size
             ),
-            expensive_reads_per_minute=float(
-                environ.get(
-                    "REFEREE_EXPENSIVE_READS_PER_MINUTE", defaults.expensive_reads_per_minute
-                )
+            expensive_reads_per_minute=env.get(
+                "REFEREE_EXPENSIVE_READS_PER_MINUTE", _rate, defaults.expensive_reads_per_minute
             ),
-            expensive_reads_burst=int(
-                environ.get("REFEREE_EXPENSIVE_READS_BURST", defaults.expensive_reads_burst)
+            expensive_reads_burst=env.get(
+                "REFEREE_EXPENSIVE_READS_BURST", _count(1), defaults.expensive_reads_burst
             ),
+            cors_origins=env.get("REFEREE_CORS_ORIGINS", _origins, defaults.cors_origins),
         )
 
     def __post_init__(self) -> None:
@@ -146,15 +144,6 @@ class _Environment:
 
     def __init__(self, environ: Mapping[str, str]) -> None:
         self._environ = environ
-
-    def check(self, name: str, parse: Callable[[str], object]) -> None:
-        """Raise SettingsError if the variable is set to what `parse` refuses."""
-        raw = self._environ.get(name)
-        if raw is not None:
-            try:
-                parse(raw)
-            except (ValueError, TypeError) as error:
-                raise SettingsError(f"{name}={_shown(name, raw)}: {error}") from None
 
     def get(self, name: str, parse: Callable[[str], T], default: T) -> T:
         raw = self._environ.get(name, "").strip()
@@ -191,6 +180,29 @@ def _seconds(raw: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise ValueError("a number of seconds above 0")
     return value
+
+
+def _rate(raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError("not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError("a number of 0 or more (0: no limit)")
+    return value
+
+
+ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+
+
+def _origins(raw: str) -> tuple[str, ...]:
+    origins = tuple(origin for origin in re.split(r"[\s,]+", raw.strip()) if origin)
+    for origin in origins:
+        if origin != "*" and not ORIGIN.match(origin):
+            raise ValueError(f"{origin!r} is not an origin such as https://example.org:8443")
+    if "*" in origins and len(origins) > 1:
+        raise ValueError('"*" (any origin) stands alone')
+    return origins
 
 
 def _log_level(raw: str) -> str:

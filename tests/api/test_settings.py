@@ -62,6 +62,15 @@ def test_a_key_file_must_be_private(tmp_path: Path) -> None:
         ({"REFEREE_SEED_KEYS": "k1:c2hvcnQ="}, "REFEREE_SEED_KEYS: seed key 'k1' has 5 bytes"),
         ({"REFEREE_SEED_KEYS": "nocolon"}, "REFEREE_SEED_KEYS: a seed key is written id:base64"),
         ({"REFEREE_SEED_KEYS_FILE": "/nowhere/keys"}, "cannot read the seed key file"),
+        ({"REFEREE_MAX_CONNECTIONS": "lots"}, "REFEREE_MAX_CONNECTIONS='lots': not a whole"),
+        ({"REFEREE_HEADER_READ_TIMEOUT_SECONDS": "-1"}, "REFEREE_HEADER_READ_TIMEOUT_SECONDS='-1'"),
+        ({"REFEREE_BODY_READ_TIMEOUT_SECONDS": "x"}, "REFEREE_BODY_READ_TIMEOUT_SECONDS='x'"),
+        ({"REFEREE_KEEP_ALIVE_TIMEOUT_SECONDS": "inf"}, "REFEREE_KEEP_ALIVE_TIMEOUT_SECONDS"),
+        ({"REFEREE_AUDIT_CACHE_SIZE": "-2"}, "REFEREE_AUDIT_CACHE_SIZE='-2': at least 0"),
+        ({"REFEREE_EXPENSIVE_READS_PER_MINUTE": "-1"}, "_PER_MINUTE='-1': a number of 0 or more"),
+        ({"REFEREE_EXPENSIVE_READS_BURST": "0"}, "REFEREE_EXPENSIVE_READS_BURST='0': at least 1"),
+        ({"REFEREE_CORS_ORIGINS": "example.org"}, "'example.org' is not an origin"),
+        ({"REFEREE_CORS_ORIGINS": "*, https://a.example"}, '"*" (any origin) stands alone'),
     ],
 )
 def test_a_bad_value_is_named(environ: dict[str, str], message: str) -> None:
@@ -84,3 +93,10 @@ def test_referee_serve_says_it_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == "referee: REFEREE_POOL_MAX_SIZE='abc': not a whole number\n"
     assert not (tmp_path / ".referee-data").exists()  # nothing was started
+
+
+def test_cors_origins_are_listed_or_any() -> None:
+    listed = Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080"})
+    assert listed.cors_origins == ("https://a.example", "http://b.example:8080")
+    assert Settings.from_env({"REFEREE_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+    assert Settings.from_env({}).cors_origins == ()
