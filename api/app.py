@@ -30,6 +30,7 @@ from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
 from api.server import BodyDeadlineMiddleware
 from api.service import GameService
+from api.tickets import StreamTickets
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
@@ -103,6 +104,7 @@ def _database(
         store = EventStore(pool, settings.seed_keys)
         app.state.service = GameService(store, registry, TableCache(settings.table_cache_size))
         app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
+        app.state.tickets = StreamTickets(settings.seed_keys)
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )

@@ -1,5 +1,5 @@
-"""What handlers are given: the game service, the archive, the event hub, the registry, the
-calling seat."""
+"""What handlers are given: the game service, the archive, the event hub, the stream tickets,
+the registry, the calling seat."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from api.audit import Archive
 from api.auth import provide_caller, provide_seat
 from api.live import EventHub
 from api.service import GameService
+from api.tickets import StreamTickets
 from referee.kernel import Registry
 
 
@@ -28,6 +29,11 @@ def provide_hub(state: State) -> EventHub:
     return hub
 
 
+def provide_tickets(state: State) -> StreamTickets:
+    tickets: StreamTickets = state.tickets
+    return tickets
+
+
 def provide_registry(state: State) -> Registry:
     registry: Registry = state.registry
     return registry
@@ -38,6 +44,7 @@ APP_DEPENDENCIES = {
     "registry": Provide(provide_registry, sync_to_thread=False),
     "archive": Provide(provide_archive, sync_to_thread=False),
     "hub": Provide(provide_hub, sync_to_thread=False),
+    "tickets": Provide(provide_tickets, sync_to_thread=False),
 }
 GAME_DEPENDENCIES = {
     "caller": Provide(provide_caller),

@@ -8,16 +8,17 @@ from uuid import UUID
 
 import msgspec
 import structlog
-from litestar import get
+from litestar import get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.live import EventHub
-from api.problems import MALFORMED, Problem, responses
-from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT
+from api.problems import FORBIDDEN, MALFORMED, UNAUTHORIZED, Problem, responses
+from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT, REQUIRED_SEAT
 from api.service import GameService
+from api.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
 from api.views import event_records
 from eventstore import StoreError
 from referee.kernel import Outcome, Seat
@@ -26,6 +27,34 @@ PAGE = 200  # events read per query while catching up
 RETRY_MILLISECONDS = 1000  # how soon a client reconnects after losing the stream
 
 log = structlog.get_logger("api.stream")
+
+
+class StreamTicket(msgspec.Struct, frozen=True, kw_only=True):
+    """Opens this seat's stream once, within `expires_in` seconds: `?ticket=` on the stream."""
+
+    ticket: str
+    expires_in: int
+
+
+@post(
+    "/games/{game_id:uuid}/stream-tickets",
+    operation_id="createStreamTicket",
+    summary="Get a ticket to open a seat's stream from a browser",
+    tags=["history"],
+    security=REQUIRED_SEAT,
+    status_code=201,
+    responses=responses(UNAUTHORIZED, FORBIDDEN, *GAME_READ_PROBLEMS),
+)
+async def create_stream_ticket(
+    game_id: FromPath[UUID],
+    seat: NamedDependency[Seat],
+    service: NamedDependency[GameService],
+    tickets: NamedDependency[StreamTickets],
+) -> StreamTicket:
+    """A short-lived, single-use ticket that opens this seat's event stream: a browser's
+    EventSource cannot send the seat token, and a token must not travel in a URL."""
+    await service.table(str(game_id))  # a game that does not exist is a 404
+    return StreamTicket(ticket=tickets.issue(game_id, seat), expires_in=TICKET_SECONDS)
 
 
 class StreamEnd(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +87,7 @@ async def stream_events(
     caller: NamedDependency[Seat | None],
     service: NamedDependency[GameService],
     hub: NamedDependency[EventHub],
+    tickets: NamedDependency[StreamTickets],
     after: Annotated[
         int, QueryParameter(ge=0, description="Start after this seq (default: from the start).")
     ] = 0,
@@ -70,6 +100,14 @@ async def stream_events(
             "(EventSource sends it when it reconnects). It takes precedence over `after`.",
         ),
     ] = None,
+    ticket: Annotated[
+        str | None,
+        QueryParameter(
+            max_length=200,
+            description="A seat's ticket (`createStreamTicket`), in place of its token: the "
+            "stream a browser's EventSource opens for a seat. Each ticket opens one stream.",
+        ),
+    ] = None,
 ) -> ServerSentEvent:
     """The game's events as they happen, as the caller may see them (Server-Sent Events).
 
@@ -79,6 +117,8 @@ async def stream_events(
     and its last event sent, an `end` message (`{"version", "outcome"}`) closes the stream; a
     stream opened after that answers 204, which tells an EventSource to stop reconnecting.
     """
+    if ticket is not None:
+        caller = _ticket_seat(tickets, game_id, ticket, caller)
     table = await service.table(str(game_id))
     start = after if last_event_id is None else last_event_id
     if start > table.version:
@@ -118,8 +158,17 @@ async def _events(
             log.warning("event stream interrupted", game_id=game_id, error=str(error))
 
 
+def _ticket_seat(tickets: StreamTickets, game_id: UUID, ticket: str, caller: Seat | None) -> Seat:
+    if caller is not None:
+        raise Problem(MALFORMED, "Send a seat token or a stream ticket, not both.")
+    try:
+        return tickets.redeem(game_id, ticket)
+    except TicketRefused as refused:
+        raise Problem(UNAUTHORIZED, str(refused)) from None
+
+
 def _json(value: msgspec.Struct) -> str:
     return msgspec.json.encode(value).decode()
 
 
-HANDLERS: list[Any] = [stream_events]
+HANDLERS: list[Any] = [create_stream_ticket, stream_events]

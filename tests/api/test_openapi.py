@@ -135,6 +135,7 @@ def test_bearer_security_is_declared_where_it_is_enforced(document: dict[str, An
     assert required == {
         ("/v1/games/{game_id}/commands", "post"),
         ("/v1/games/{game_id}/legal-commands", "get"),
+        ("/v1/games/{game_id}/stream-tickets", "post"),
     }
     optional = document["paths"]["/v1/games/{game_id}"]["get"]["security"]
     assert optional == [{}, {"seatToken": []}]
