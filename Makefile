@@ -18,7 +18,14 @@ install: .venv/.synced
 serve: .venv/.synced
 	.venv/bin/referee serve $(ARGS)
 
-test: .venv/.synced
+# The OpenAPI linters (Redocly, Spectral) from the npm registry, at the versions of
+# tests/spec/package-lock.json; Node and npm come from the machine.
+SPEC_LINTERS := tests/spec/node_modules/.installed
+$(SPEC_LINTERS): tests/spec/package.json tests/spec/package-lock.json
+	npm ci --prefix tests/spec --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: .venv/.synced $(SPEC_LINTERS)
 	$(UV) run --frozen ruff check .
 	$(UV) run --frozen ruff format --check .
 	$(UV) run --frozen mypy

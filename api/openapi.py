@@ -18,7 +18,7 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Tag
+from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Tag
 
 from api.auth import SECURITY_SCHEME
 from api.bundle import MAX_BUNDLE_BYTES
@@ -48,7 +48,29 @@ def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) 
     for node in _nodes(result):
         _add_discriminator(node, components)
         _integral_bounds(node)
+        _tuple_items(node)
+    _public_operations(result)
     return result
+
+
+def _tuple_items(node: dict[str, Any]) -> None:
+    """A fixed-length tuple (`prefixItems`) also states its length and what any item may be, for
+    the tools that read `items` only (msgspec refuses any other length)."""
+    prefix = node.get("prefixItems")
+    if node.get("type") != "array" or not isinstance(prefix, list) or "items" in node:
+        return
+    kinds = [schema for i, schema in enumerate(prefix) if schema not in prefix[:i]]
+    node["items"] = copy.deepcopy(kinds[0] if len(kinds) == 1 else {"anyOf": kinds})
+    node["minItems"] = node["maxItems"] = len(prefix)
+
+
+def _public_operations(document: dict[str, Any]) -> None:
+    """An operation that needs no token says so (`security: []`) rather than leaving it unsaid:
+    the document has no global security requirement."""
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation.setdefault("security", [])
 
 
 # -- discriminators ----------------------------------------------------------------------------
@@ -213,6 +235,8 @@ def openapi_config(version: str) -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Referee",
         version=version,
+        license=License(name="MIT", identifier="MIT"),
+        contact=Contact(name="The referee's maintainers, through the project's issue tracker"),
         description=DESCRIPTION,
         path="/schema",
         render_plugins=[ScalarRenderPlugin(path=["/", "/scalar"]), CompletedJsonRenderPlugin()],

@@ -90,6 +90,13 @@ INTERNAL = ProblemKind("internal-error", 500, "Internal error.", alarming=True)
 DATABASE_UNAVAILABLE = ProblemKind(
     "database-unavailable", 503, "The database is unavailable.", alarming=True
 )
+# Answered by the server's protocol (api/server.py) before any handler runs.
+HEADERS_TOO_LARGE = ProblemKind(
+    "headers-too-large", 431, "The request's line and headers exceed 64 KiB together."
+)
+TOO_MANY_CONNECTIONS = ProblemKind(
+    "too-many-connections", 503, "This process has as many connections as it may serve."
+)
 SEED_KEY_MISSING = ProblemKind(
     "seed-key-missing", 503, "This server lacks the key of this game's seed.", alarming=True
 )
@@ -116,6 +123,8 @@ ALL_KINDS = (
     INTERNAL,
     DATABASE_UNAVAILABLE,
     SEED_KEY_MISSING,
+    HEADERS_TOO_LARGE,
+    TOO_MANY_CONNECTIONS,
 )
 _BY_STATUS = {kind.status: kind for kind in reversed(ALL_KINDS)}  # the first kind per status
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from litestar import Litestar
@@ -31,7 +32,13 @@ from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.config import Settings
-from api.problems import PROBLEM_MEDIA_TYPE, Problem, ProblemKind
+from api.problems import (
+    HEADERS_TOO_LARGE,
+    PROBLEM_MEDIA_TYPE,
+    TOO_MANY_CONNECTIONS,
+    Problem,
+    ProblemKind,
+)
 
 MAX_HEADER_BYTES = 64 * 1024  # a request line and headers, together
 
@@ -116,17 +123,17 @@ class GuardedProtocol(HttpToolsProtocol):
     def _refuse(self, status: int, detail: str, *, retry_after: int | None = None) -> None:
         """Answer a problem on a connection no request of which is being served, and close it."""
         self._stop_header_timer()
-        kind = {503: "too-many-connections", 431: "headers-too-large"}[status]
+        kind = {503: TOO_MANY_CONNECTIONS, 431: HEADERS_TOO_LARGE}[status]
         body = json.dumps(
             {
-                "type": f"urn:referee:problem:{kind}",
+                "type": kind.type,
                 "title": detail,
                 "status": status,
                 "detail": detail,
             }
         ).encode()
         head = [
-            f"HTTP/1.1 {status} {'Service Unavailable' if status == 503 else 'Too Large'}",
+            f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
             f"content-type: {PROBLEM_MEDIA_TYPE}",
             f"content-length: {len(body)}",
             "connection: close",

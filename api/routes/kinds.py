@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import get
 from litestar.di import NamedDependency
 
-from api.problems import responses
+from api.problems import HEADERS_TOO_LARGE, responses
 from api.schemas import KindList
 from api.views import kind_info
 from referee.kernel import Registry
@@ -16,7 +16,7 @@ from referee.kernel import Registry
     operation_id="listKinds",
     summary="List the kinds of game",
     tags=["games"],
-    responses=responses(),
+    responses=responses(HEADERS_TOO_LARGE),
 )
 async def list_kinds(registry: NamedDependency[Registry]) -> KindList:
     """The games, their options (JSON Schema and defaults), seat counts and rules versions.
