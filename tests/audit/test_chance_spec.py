@@ -84,8 +84,8 @@ def test_the_test_vectors_of_chance_md() -> None:
         r"^- Entropy.*?(?=^- |\Z)", vectors, re.M | re.S
     )
     words = [int(word, 16) for word in re.findall(r"`(0x[0-9a-f]{16})`", words_text)]
-    uniforms = json.loads(re.search(r"`(\[[\d, ]+\])`", uniforms_text)[1])  # type: ignore[index]
-    shuffled = json.loads(re.search(r"`(\[[\d,\s]+\])`", shuffle_text)[1])  # type: ignore[index]
+    (uniforms,) = [json.loads(listed) for listed in re.findall(r"`(\[[\d,\s]+\])`", uniforms_text)]
+    (shuffled,) = [json.loads(listed) for listed in re.findall(r"`(\[[\d,\s]+\])`", shuffle_text)]
     assert (len(words), len(uniforms), len(shuffled)) == (5, 12, 36)
     seed = bytes(31) + b"\x2a"
 
