@@ -1,6 +1,6 @@
-"""Committed, reproducible chance, exactly as DESIGN.md ("Chance") specifies it.
+"""Committed, reproducible chance, exactly as referee/kernel/CHANCE.md specifies it.
 
-A third party re-derives every draw from the revealed seed with that paragraph alone:
+A third party re-derives every draw from the revealed seed with that file alone:
 
     key   = sha256(seed || game_id as UTF-8 || entropy as UTF-8)
     bytes = HMAC-SHA256(key, 0) || HMAC-SHA256(key, 1) || ...   (k as 8-byte big-endian)

@@ -2,7 +2,8 @@
 
 A game recorded under a rules version replays under that version forever: a change to a game
 that alters the events of recorded games is registered as a new version beside the old one
-(DESIGN.md, "The game contract"). A kind's versions are registered oldest first; new games are
+(`Game.version` in referee/kernel/contract.py; the corpus of recorded games, tests/corpus, fails
+the build otherwise). A kind's versions are registered oldest first; new games are
 played under the newest, recorded games under the version they were recorded with.
 """
 

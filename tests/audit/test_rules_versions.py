@@ -1,5 +1,6 @@
 """A second rules version of a kind: new games use it, games recorded under the first still
-replay, play on, audit and verify offline under the first (DESIGN.md, "The game contract")."""
+replay, play on, audit and verify offline under the first (`Game.version` in
+referee/kernel/contract.py)."""
 
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ a spec below; a kind of game newly registered gets `default_specs` (its smallest
 table, default options) with no change here. Either way, run the first command once.
 
 Recording is deterministic: the game id, the seed and the entropy come from the spec's name,
-the player picks its commands with DESIGN.md's chance keyed by that name, and the times are a
-function of the command's number (tests/corpus/recorder.py).
+the player picks its commands with the chance of referee/kernel/CHANCE.md keyed by that name,
+and the times are a function of the command's number (tests/corpus/recorder.py).
 """
 
 from __future__ import annotations

@@ -125,8 +125,8 @@ class Recorder:
 
 
 class Player:
-    """Picks legal commands from a stream of words of its own (DESIGN.md's chance with a key
-    of the player's name): the same name plays the same game, forever.
+    """Picks legal commands from a stream of words of its own (referee/kernel/CHANCE.md's
+    chance with a key of the player's name): the same name plays the same game, forever.
 
     The first legal command (by the games' convention an answer, e.g. a challenge) comes up a
     third of the time, which keeps games short; otherwise any legal command, uniformly. A player

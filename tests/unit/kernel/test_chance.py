@@ -1,4 +1,5 @@
-"""Chance follows DESIGN.md to the bit: pinned vectors, and a reference written from its text."""
+"""Chance follows referee/kernel/CHANCE.md to the bit: its test vectors, and a reference written
+from its text."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ SEED = bytes.fromhex("00" * 31 + "2a")
 
 
 def reference_words(seed: bytes, game_id: str, entropy: str) -> Iterator[int]:
-    """DESIGN.md's paragraph, transcribed without reuse of the kernel's code."""
+    """CHANCE.md's pseudo-code, transcribed without reuse of the kernel's code."""
     key = hashlib.sha256(seed + game_id.encode() + entropy.encode()).digest()
     k = 0
     while True:
