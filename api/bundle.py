@@ -18,6 +18,7 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
+from api.ids import GameId
 from api.json_limits import MAX_DEPTH, TooDeep, check_depth
 
 FORMAT: Final = "referee.game-bundle"
@@ -68,7 +69,7 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
     format: Literal["referee.game-bundle"]
     format_version: Literal[1]
-    game_id: str
+    game_id: GameId
     kind: str
     rules_version: str
     seats: int

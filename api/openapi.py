@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import msgspec
+import msgspec.inspect
 from litestar import Litestar, Request
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
@@ -40,17 +41,19 @@ def render(document: dict[str, Any]) -> str:
 
 
 def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) -> dict[str, Any]:
+    structs = list(structs)
     result = copy.deepcopy(document)
     components: dict[str, Any] = result.get("components", {}).get("schemas", {})
-    _forbid_unknown_fields(components, list(structs))
-    _base64_bytes(components, list(structs))
-    _nullable_bounds(components, list(structs))
+    _forbid_unknown_fields(components, structs)
+    _base64_bytes(components, structs)
+    _nullable_bounds(components, structs)
+    _extra_json_schema(components, structs)
     for node in _nodes(result):
         _add_discriminator(node, components)
         _integral_bounds(node)
         _tuple_items(node)
     _public_operations(result)
-    return result
+    return _games_named(result, structs)  # last: the passes above find components by Struct
 
 
 def _tuple_items(node: dict[str, Any]) -> None:
@@ -64,13 +67,75 @@ def _tuple_items(node: dict[str, Any]) -> None:
     node["minItems"] = node["maxItems"] = len(prefix)
 
 
+OPTIONAL_SECURITY = "x-optional-security"  # what a caller may send, not must
+
+
 def _public_operations(document: dict[str, Any]) -> None:
     """An operation that needs no token says so (`security: []`) rather than leaving it unsaid:
-    the document has no global security requirement."""
+    the document has no global security requirement. One where a seat token is optional (a
+    spectator's read, or a seat's view) is also `security: []`, since client generators take
+    any listed requirement for a required one and would refuse spectators; the token it
+    accepts is named in `x-optional-security` and in its description."""
     for operations in document.get("paths", {}).values():
         for operation in operations.values():
-            if isinstance(operation, dict) and "responses" in operation:
-                operation.setdefault("security", [])
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            security = operation.setdefault("security", [])
+            if {} in security:
+                operation[OPTIONAL_SECURITY] = [option for option in security if option]
+                operation["security"] = []
+                operation["description"] = (
+                    operation.get("description", "").rstrip()
+                    + "\n\nA seat token is optional here (Authorization: Bearer): with it, the "
+                    "answer is as that seat may see it; without it, as a spectator may."
+                ).lstrip()
+
+
+# -- names ------------------------------------------------------------------------------------
+
+
+def _games_named(document: dict[str, Any], structs: list[type[msgspec.Struct]]) -> dict[str, Any]:
+    """Each game's schemas carry the game's name (`Bid` is `CoyoteBid`), as component and title:
+    names stay unique and stable whatever games are added, and generated clients get one class
+    per schema. Litestar names a component after its Struct, or after its module when two
+    Structs share a name; both are recognised here."""
+    components: dict[str, Any] = document.get("components", {}).get("schemas", {})
+    renamed = {}
+    for key, schema in components.items():
+        title = schema.get("title", key)
+        owner = _game_struct(key, title, structs)
+        if owner is not None:
+            prefix = _game_prefix(owner)
+            renamed[key] = title if title.startswith(prefix) else prefix + title
+    if len(set(renamed.values())) != len(renamed):
+        raise ValueError(f"two schemas of one game share a name: {sorted(renamed.values())}")
+    document["components"]["schemas"] = {
+        renamed.get(key, key): schema for key, schema in components.items()
+    }
+    for name in renamed.values():
+        document["components"]["schemas"][name]["title"] = name
+    text = json.dumps(document)
+    for key, name in renamed.items():
+        text = text.replace(f'"{_REF_PREFIX}{key}"', f'"{_REF_PREFIX}{name}"')
+    renamed_document: dict[str, Any] = json.loads(text)
+    return renamed_document
+
+
+def _game_struct(
+    key: str, title: str, structs: list[type[msgspec.Struct]]
+) -> type[msgspec.Struct] | None:
+    """The game's Struct behind component `key`, if it is one of a game's."""
+    named = [cls for cls in structs if cls.__name__ == title]
+    if key != title:  # litestar's name for a Struct whose name another Struct shares
+        path = key.removesuffix("_" + title)
+        named = [cls for cls in named if cls.__module__.replace(".", "_").endswith(path)]
+    games = [cls for cls in named if cls.__module__.startswith("referee.games.")]
+    return games[0] if len(games) == 1 and len(named) == 1 else None
+
+
+def _game_prefix(cls: type[msgspec.Struct]) -> str:
+    package = cls.__module__.split(".")[2]  # referee.games.<package>.<module>
+    return "".join(part.capitalize() for part in package.split("_"))
 
 
 # -- discriminators ----------------------------------------------------------------------------
@@ -159,6 +224,19 @@ def _bytes_fields(cls: type[msgspec.Struct]) -> list[str]:
 # -- bounds of optional values -----------------------------------------------------------------
 
 BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength")
+
+
+def _extra_json_schema(components: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:
+    """Litestar drops a field's `Meta(extra_json_schema=...)` (the game id's `format: uuid`):
+    copy it from the Struct's own fields."""
+    for cls in structs:
+        properties = components.get(cls.__name__, {}).get("properties", {})
+        info = msgspec.inspect.type_info(cls)
+        assert isinstance(info, msgspec.inspect.StructType)
+        for field in info.fields:
+            extra = getattr(field.type, "extra_json_schema", None)
+            if extra and field.encode_name in properties:
+                properties[field.encode_name].update(extra)
 
 
 def _nullable_bounds(components: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:

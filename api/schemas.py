@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from api.bundle import Bundle
+from api.ids import GameId
 from api.unions import union_of
 from api.verify import AuditReport
 from referee.games import REGISTRY
@@ -144,7 +145,7 @@ class CreatedGame(Struct, frozen=True, kw_only=True):
     """A new game. The seat tokens are shown here once, and again only to a retry of the same
     creation (same Idempotency-Key, same request)."""
 
-    game_id: str
+    game_id: GameId
     kind: str
     rules_version: str
     seats: int
@@ -182,7 +183,7 @@ class KindList(Struct, frozen=True, kw_only=True):
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):
-    game_id: str
+    game_id: GameId
     kind: str
     rules_version: str
     seats: int

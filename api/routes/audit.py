@@ -11,7 +11,15 @@ from litestar.datastructures import ResponseHeader
 from litestar.di import NamedDependency
 from litestar.enums import MediaType
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, Operation, Reference, RequestBody
+from litestar.openapi.spec import (
+    OpenAPIFormat,
+    OpenAPIMediaType,
+    OpenAPIType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
 from litestar.params import FromPath
 
 from api.audit import Archive
@@ -32,9 +40,15 @@ class BundleUpload(Operation):
             content={
                 MediaType.JSON: OpenAPIMediaType(
                     schema=Reference(ref="#/components/schemas/Bundle")
-                )
+                ),
+                # A typed client re-encodes a parsed Bundle, which the `bundle` check refuses:
+                # it sends the exported bytes as they came, as a file.
+                "application/octet-stream": OpenAPIMediaType(
+                    schema=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY)
+                ),
             },
-            description="A bundle file exactly as `exportGame` gave it.",
+            description="A bundle file exactly as `exportGame` gave it: its bytes unchanged "
+            "(send them as `application/octet-stream` from a client that parses JSON answers).",
             required=True,
         )
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 import msgspec
 
+from api.ids import GameId
 from referee.kernel import Outcome
 
 Verdict = Literal["passed", "failed", "partial", "skipped"]
@@ -22,7 +23,7 @@ class CheckResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
-    game_id: str
+    game_id: GameId
     kind: str
     rules_version: str
     status: str

@@ -200,7 +200,9 @@ def test_the_document_states_every_constraint_the_server_enforces_on_a_body(
         [BODIES[(method, path)]], ref_template=REF + "{name}"
     )
     content = document["paths"][path][method]["requestBody"]["content"]
-    assert list(content) == ["application/json"]
+    # A bundle may also come as the exported file's bytes (octet-stream): JSON is what is typed.
+    raw = ["application/octet-stream"] if path == "/v1/audits" else []
+    assert list(content) == ["application/json", *raw]
     sides = (Side("msgspec", own_components), Side("document", document["components"]["schemas"]))
     found = list(differences(own, content["application/json"]["schema"], sides, "body"))
     assert found == [], "\n".join(found)
