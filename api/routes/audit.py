@@ -16,7 +16,6 @@ from litestar.openapi.spec import (
     OpenAPIMediaType,
     OpenAPIType,
     Operation,
-    Reference,
     RequestBody,
     Schema,
 )
@@ -36,19 +35,18 @@ class BundleUpload(Operation):
     """The upload is read as bytes (the digest covers them): document it as what it is."""
 
     def __post_init__(self) -> None:
+        # A file, not a JSON value: a client that parsed a Bundle and encoded it again would
+        # fail the `bundle` check, which holds the file to the exact exported bytes. So the
+        # body is documented as bytes; the server reads them whatever the Content-Type says.
         self.request_body = RequestBody(
             content={
-                MediaType.JSON: OpenAPIMediaType(
-                    schema=Reference(ref="#/components/schemas/Bundle")
-                ),
-                # A typed client re-encodes a parsed Bundle, which the `bundle` check refuses:
-                # it sends the exported bytes as they came, as a file.
                 "application/octet-stream": OpenAPIMediaType(
                     schema=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY)
                 ),
             },
-            description="A bundle file exactly as `exportGame` gave it: its bytes unchanged "
-            "(send them as `application/octet-stream` from a client that parses JSON answers).",
+            description="A bundle file (the `Bundle` schema, canonically encoded) exactly as "
+            "`exportGame` gave it: its bytes unchanged. Any Content-Type is read as those bytes "
+            "(`application/json` too, as curl sends a file).",
             required=True,
         )
 
