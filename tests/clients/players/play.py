@@ -3,7 +3,7 @@ OpenAPI document (tests/clients/test_python_client.py generates it as `referee_c
 
     python play.py BASE_URL KIND SEATS SEED
 
-Every seat to act sends the first of its legal commands, as the client typed it, until the game
+Every seat to act sends the last of its legal commands, as the client typed it, until the game
 is over; then the game is exported and its bundle verified. Prints one JSON line. Type-checked
 with `mypy --strict`: no casts, no ignores, nothing untyped from the API.
 """
@@ -73,14 +73,26 @@ def main(base_url: str, kind: str, seats: int, seed: str) -> dict[str, object]:
         if shown.outcome.finished:
             return {"kind": kind, "commands": played, "verdict": verified(spectator, game_id)}
         seat = shown.to_act[0]
-        page = list_legal_commands.sync(game_id, client=players[seat], limit=1)
-        if not isinstance(page, LegalCommandPage) or not page.commands:
-            raise SystemExit(f"seat {seat} has no legal command: {page}")
+        page = last_legal_command(players[seat], game_id)
         request = CommandRequest(command=page.commands[0], expected_version=shown.version)
         result = play_command.sync(game_id, client=players[seat], body=request)
         if not isinstance(result, CommandResult):
             raise SystemExit(f"seat {seat}'s legal command was refused: {result}")
     raise SystemExit(f"the game did not end within {MAX_COMMANDS} commands")
+
+
+def last_legal_command(player: AuthenticatedClient, game_id: UUID) -> LegalCommandPage:
+    """The page that holds only the last command of the seat's list (it ends long games sooner
+    than the first): one read for the list's length, one for its last command."""
+    first = list_legal_commands.sync(game_id, client=player, offset=0, limit=1)
+    if not isinstance(first, LegalCommandPage) or not first.commands:
+        raise SystemExit(f"no legal command: {first}")
+    if first.total == 1:
+        return first
+    last = list_legal_commands.sync(game_id, client=player, offset=first.total - 1, limit=1)
+    if not isinstance(last, LegalCommandPage) or not last.commands:
+        raise SystemExit(f"no last legal command: {last}")
+    return last
 
 
 def verified(client: Client, game_id: UUID) -> str:
