@@ -27,7 +27,13 @@ $(SPEC_LINTERS): tests/spec/package.json tests/spec/package-lock.json
 	npm ci --prefix tests/spec --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: .venv/.synced $(SPEC_LINTERS)
+# The Docker Compose linter (dclint) of tests/deploy, the same way.
+DEPLOY_LINTERS := tests/deploy/node_modules/.installed
+$(DEPLOY_LINTERS): tests/deploy/package.json tests/deploy/package-lock.json
+	npm ci --prefix tests/deploy --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: .venv/.synced $(SPEC_LINTERS) $(DEPLOY_LINTERS)
 	$(UV) run $(UV_SYNC) ruff check .
 	$(UV) run $(UV_SYNC) ruff format --check .
 	$(UV) run $(UV_SYNC) mypy
