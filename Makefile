@@ -5,7 +5,7 @@ UV := .tools/bin/uv
 UV_SYNC := --frozen --extra embedded
 ARGS ?=
 
-.PHONY: serve test fuzz lint openapi bench install
+.PHONY: serve test test-pg15 fuzz lint openapi bench install
 
 $(UV):
 	python3 -m venv .tools
@@ -38,6 +38,12 @@ test: .venv/.synced $(SPEC_LINTERS) $(DEPLOY_LINTERS)
 	$(UV) run $(UV_SYNC) ruff format --check .
 	$(UV) run $(UV_SYNC) mypy
 	$(UV) run $(UV_SYNC) pytest $(ARGS)
+
+# The store and API tests on PostgreSQL 15, the oldest major supported (Debian's postgresql-15
+# package; `make test` runs on the embedded 18). PG15_BIN points elsewhere if needed.
+PG15_BIN ?= /usr/lib/postgresql/15/bin
+test-pg15: .venv/.synced $(SPEC_LINTERS)
+	tests/run_on_postgres.sh $(PG15_BIN) -p no:cacheprovider tests/store tests/api $(ARGS)
 
 # Schemathesis with every check, FUZZ_EXAMPLES examples per operation, against one game of every
 # kind (tests/api/test_schemathesis.py; `make test` runs 30).
