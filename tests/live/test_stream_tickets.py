@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.api.helpers import Game, create_game
 from tests.live.conftest import messages
+from tests.servers import Server, start_server, stop_server
 
 PATIENCE = 30.0  # seconds before a test gives up; never a measured duration
 
@@ -78,3 +81,31 @@ async def test_what_is_not_a_ticket_is_refused(writer: httpx.AsyncClient) -> Non
     assert both.status_code == 400 and "not both" in both.json()["detail"]
     spectator = await writer.post(f"{game.url}/stream-tickets")
     assert spectator.status_code == 401
+
+
+PAGE = "https://tables.example.org"
+
+
+@pytest.fixture(scope="module")
+def cors_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    log = tmp_path_factory.mktemp("cors") / "server.log"
+    server = start_server(database_url, log, cors_origins=PAGE)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+async def test_a_page_of_a_listed_origin_follows_a_seats_stream(cors_server: Server) -> None:
+    """What an EventSource on another origin needs: the CORS header on the stream itself."""
+    async with httpx.AsyncClient(base_url=cors_server.url, timeout=PATIENCE) as client:
+        game = await create_game(client, seats=3)
+        ticket = await ticket_for(client, game, 2)
+        async with asyncio.timeout(PATIENCE):
+            url = f"{game.url}/events/stream"
+            headers = {"Origin": PAGE}
+            async with client.stream("GET", url, params={"ticket": ticket}, headers=headers) as got:
+                assert got.status_code == 200
+                assert got.headers["access-control-allow-origin"] == PAGE
+                first = await anext(messages(got))
+                assert first.retry is not None  # the stream has begun
