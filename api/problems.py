@@ -69,7 +69,7 @@ METHOD_NOT_ALLOWED = ProblemKind("method-not-allowed", 405, "Method not allowed.
 VERSION_CONFLICT = ProblemKind("version-conflict", 409, "The game has moved on.")
 CONCURRENT_UPDATE = ProblemKind("concurrent-update", 409, "Too many concurrent commands.")
 GAME_OVER = ProblemKind("game-over", 409, "The game is over.")
-GAME_EXISTS = ProblemKind("game-exists", 409, "A game with this id already exists.")
+GAME_EXISTS = ProblemKind("game-exists", 409, "This game exists already.")
 RULES_UNAVAILABLE = ProblemKind(
     "rules-unavailable", 409, "This game was recorded under rules this server does not have."
 )
