@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from referee.kernel.registry import AnyGame
 from tests.servers import Server, start_server, stop_server
+
+SEED = "5e" * 32
 
 
 @pytest.fixture(scope="module")
@@ -19,3 +25,19 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield started
     finally:
         stop_server(started)
+
+
+def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame) -> None:
+    """Run a player (`player` BASE_URL KIND SEATS SEED) to the end of a game of `game`'s kind
+    and check what it printed: the game played, its exported bundle verified."""
+    done = subprocess.run(
+        [*player, server.url, game.kind, str(game.min_seats), SEED],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["kind"] == game.kind and result["commands"] > 0
+    assert result["verdict"] == "passed", result

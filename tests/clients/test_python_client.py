@@ -8,7 +8,6 @@ The generator is a dev dependency (its version pinned in uv.lock); the player is
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -19,13 +18,13 @@ import pytest
 
 from referee.games import REGISTRY
 from referee.kernel.registry import AnyGame
+from tests.clients.conftest import play_whole_game
 from tests.servers import Server
 
 ROOT = Path(__file__).parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 PLAYER = Path(__file__).parent / "players" / "play.py"
 BIN = Path(sys.executable).parent
-SEED = "5e" * 32
 
 
 @pytest.fixture(scope="module")
@@ -74,15 +73,4 @@ def test_the_player_type_checks_strictly_with_no_cast_or_ignore(generated: Path)
 def test_the_client_plays_a_whole_game_of_every_kind(
     generated: Path, server: Server, game: AnyGame
 ) -> None:
-    kind, seats = game.kind, game.min_seats
-    done = subprocess.run(
-        [sys.executable, "play.py", server.url, kind, str(seats), SEED],
-        cwd=generated,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.splitlines()[-1])
-    assert result["kind"] == kind and result["commands"] > 0
-    assert result["verdict"] == "passed", result
+    play_whole_game([sys.executable, "play.py"], generated, server, game)

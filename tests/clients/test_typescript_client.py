@@ -20,13 +20,13 @@ import pytest
 
 from referee.games import REGISTRY
 from referee.kernel.registry import AnyGame
+from tests.clients.conftest import play_whole_game
 from tests.servers import Server
 
 ROOT = Path(__file__).parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"
 PLAYERS = Path(__file__).parent / "players"
 TOOLS = ROOT / "tests" / "spec" / "node_modules"
-SEED = "5e" * 32
 
 
 def tool(name: str) -> str:
@@ -76,14 +76,4 @@ def test_the_player_compiles_strictly_with_no_cast_any_or_ignore(compiled: Path)
 def test_the_client_plays_a_whole_game_of_every_kind(
     compiled: Path, server: Server, game: AnyGame
 ) -> None:
-    done = subprocess.run(
-        ["node", "dist/play.js", server.url, game.kind, str(game.min_seats), SEED],
-        cwd=compiled,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.splitlines()[-1])
-    assert result["kind"] == game.kind and result["commands"] > 0
-    assert result["verdict"] == "passed", result
+    play_whole_game(["node", "dist/play.js"], compiled, server, game)
