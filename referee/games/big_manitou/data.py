@@ -1,4 +1,5 @@
-"""The components of Big Manitou and the numbers of its set-up, as data (RULINGS.md, BM-1, BM-2).
+"""The components of Big Manitou and the numbers of its set-up, as data (the project's rulings
+BM-1, BM-2, stated in RULES.md).
 
 Identical components share one value: a player's two Chiefs are both "chief", the eight
 one-Tepee tiles are all "tepee-1". The tuples below are the canonical orders that every shuffle
@@ -55,7 +56,7 @@ CARD_SET: tuple[CardKind, ...] = (
     "medicine-man",
 )
 
-# Who defeats whom (RULINGS.md, the original 1997 Manitou table). Identical Heroes eliminate
+# Who defeats whom (the project's data: the original 1997 Manitou table). Identical Heroes eliminate
 # each other; every other pair has exactly one winner.
 DEFEATS: Mapping[str, frozenset[str]] = {
     "chief": frozenset({"medicine-man", "rain-maker", "scout"}),

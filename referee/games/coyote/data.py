@@ -21,9 +21,9 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
     value: int  # what the card adds to the count; 0 for Cactus and for the four specials
 
 
-# (kind, value, copies), in the canonical order. The seed lists "4 Cavalry Cards" but three
-# values (-5, -5, -10); every other source has three, and 36 cards in all (RULINGS.md, Coyote).
-# One Chief: the seed says "1 Indian Chief"; RULINGS.md's "Chief (x2)" names its effect (it
+# (kind, value, copies), in the canonical order (RULES.md, "The deck"). The rulebook lists
+# "4 Cavalry Cards" but three values (-5, -5, -10); every other source has three, and 36 cards.
+# One Chief: the rulebook says "1 Indian Chief"; the deck list's "Chief (x2)" names its effect (it
 # doubles the Indians), and only one Chief makes the 36 cards both sources count.
 CARD_LIST: tuple[tuple[CardKind, int, int], ...] = (
     ("indian", 1, 4),

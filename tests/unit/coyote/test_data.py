@@ -1,4 +1,5 @@
-"""The deck as RULINGS.md lists it, and RULES.md's canonical order matching the data."""
+"""The deck as the project's deck list has it (RULES.md, "The deck"), and RULES.md's
+canonical order matching the data."""
 
 from __future__ import annotations
 
