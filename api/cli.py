@@ -142,13 +142,15 @@ def _serve(args: argparse.Namespace) -> int:
                 log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
-    except NoDatabaseError as error:
-        print(f"referee serve: {error}", file=sys.stderr)
-        return 2
-    except _SETUP_ERRORS as error:
-        print(f"referee serve: {error}", file=sys.stderr)
-        return 1
+    except (NoDatabaseError, *_SETUP_ERRORS) as error:
+        return _refused("serve", error)
     return 0
+
+
+def _refused(command: str, error: Exception) -> int:
+    """Say why in one line: 2 when no database is configured (a setting), 1 otherwise."""
+    print(f"referee {command}: {error}", file=sys.stderr)
+    return 2 if isinstance(error, NoDatabaseError) else 1
 
 
 def _allow_open_files(connections: int) -> None:
@@ -196,12 +198,8 @@ def _migrate(args: argparse.Namespace) -> int:
                 )
                 return 2
             _provision(database)
-    except NoDatabaseError as error:
-        print(f"referee migrate: {error}", file=sys.stderr)
-        return 2
-    except _SETUP_ERRORS as error:
-        print(f"referee migrate: {error}", file=sys.stderr)
-        return 1
+    except (NoDatabaseError, *_SETUP_ERRORS) as error:
+        return _refused("migrate", error)
     return 0
 
 

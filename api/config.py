@@ -172,24 +172,26 @@ def _count(minimum: int) -> Callable[[str], int]:
     return parse
 
 
-def _seconds(raw: str) -> float:
+def _finite(raw: str, what: str) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise ValueError("not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError("a number of seconds above 0")
+        raise ValueError(f"not {what}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"not {what}: {raw}")
     return value
+
+
+def _seconds(raw: str) -> float:
+    if _finite(raw, "a number of seconds") <= 0:
+        raise ValueError("a number of seconds above 0")
+    return float(raw)
 
 
 def _rate(raw: str) -> float:
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError("not a number") from None
-    if not math.isfinite(value) or value < 0:
+    if _finite(raw, "a number") < 0:
         raise ValueError("a number of 0 or more (0: no limit)")
-    return value
+    return float(raw)
 
 
 ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
