@@ -53,7 +53,8 @@ def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) 
         _integral_bounds(node)
         _tuple_items(node)
     _public_operations(result)
-    return _games_named(result, structs)  # last: the passes above find components by Struct
+    _games_named(result, structs)  # last: the passes above find components by Struct
+    return result
 
 
 def _tuple_items(node: dict[str, Any]) -> None:
@@ -94,7 +95,7 @@ def _public_operations(document: dict[str, Any]) -> None:
 # -- names ------------------------------------------------------------------------------------
 
 
-def _games_named(document: dict[str, Any], structs: list[type[msgspec.Struct]]) -> dict[str, Any]:
+def _games_named(document: dict[str, Any], structs: list[type[msgspec.Struct]]) -> None:
     """Each game's schemas carry the game's name (`Bid` is `CoyoteBid`), as component and title:
     names stay unique and stable whatever games are added, and generated clients get one class
     per schema. Litestar names a component after its Struct, or after its module when two
@@ -114,11 +115,13 @@ def _games_named(document: dict[str, Any], structs: list[type[msgspec.Struct]]) 
     }
     for name in renamed.values():
         document["components"]["schemas"][name]["title"] = name
-    text = json.dumps(document)
-    for key, name in renamed.items():
-        text = text.replace(f'"{_REF_PREFIX}{key}"', f'"{_REF_PREFIX}{name}"')
-    renamed_document: dict[str, Any] = json.loads(text)
-    return renamed_document
+    refs = {_REF_PREFIX + key: _REF_PREFIX + name for key, name in renamed.items()}
+    for node in _nodes(document):
+        if isinstance(node.get("$ref"), str):
+            node["$ref"] = refs.get(node["$ref"], node["$ref"])
+        mapping = node.get("mapping")  # a discriminator's
+        if isinstance(mapping, dict):
+            node["mapping"] = {tag: refs.get(ref, ref) for tag, ref in mapping.items()}
 
 
 def _game_struct(
