@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from referee.kernel.bots import Imagine
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Outcome, Seat
 from referee.kernel.flow import NextStep, then_advance
@@ -47,6 +48,10 @@ class WiredGame(Generic[OptionsT, StateT, CommandT, EventT]):
     redact: Callable[[EventT, Seat | None], EventT]
     outcome: Callable[[StateT], Outcome]
     next_step: NextStep[StateT, EventT] | None = None  # the referee's own steps, if any
+    # The bots' two functions (the package's `bots.py`, see referee/kernel/bots.py): a state the
+    # seat cannot tell from the real one, built from its view; and a state's worth to a seat.
+    imagine: Imagine | None = None
+    evaluate: Callable[[StateT, Seat], float] | None = None
     min_seats: int = field(init=False)
     max_seats: int = field(init=False)
 
