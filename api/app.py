@@ -7,6 +7,7 @@ here and nowhere else.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -29,7 +30,8 @@ from api.ratelimit import STATE_KEY as EXPENSIVE_READS
 from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
 from api.server import BodyDeadlineMiddleware
-from api.service import GameService
+from api.service import Clock, GameService, utc_now
+from api.sweeper import Sweeper
 from api.tickets import StreamTickets
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
@@ -44,12 +46,15 @@ def api_version() -> str:
         return "0.0.0"
 
 
-def create_app(settings: Settings | None = None, registry: Registry = REGISTRY) -> Litestar:
+def create_app(
+    settings: Settings | None = None, registry: Registry = REGISTRY, clock: Clock = utc_now
+) -> Litestar:
+    """The app; `clock` gives the time of every step (tests set it rather than sleep)."""
     settings = settings or Settings.from_env()
     return Litestar(
         route_handlers=ROUTE_HANDLERS,
         dependencies=APP_DEPENDENCIES,
-        lifespan=[_database(settings, registry)],
+        lifespan=[_database(settings, registry, clock)],
         state=State({"registry": registry, **_expensive_reads(settings)}),
         exception_handlers={Exception: problem_response},
         before_send=[echo_request_id],
@@ -86,7 +91,7 @@ def _expensive_reads(settings: Settings) -> dict[str, RateLimiter]:
 
 
 def _database(
-    settings: Settings, registry: Registry
+    settings: Settings, registry: Registry, clock: Clock
 ) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -102,16 +107,26 @@ def _database(
         )
         await pool.open(wait=False)
         store = EventStore(pool, settings.seed_keys)
-        app.state.service = GameService(store, registry, TableCache(settings.table_cache_size))
+        service = GameService(store, registry, TableCache(settings.table_cache_size), clock)
+        app.state.service = service
+        app.state.sweeper = sweeper = Sweeper(
+            service,
+            interval=settings.sweep_interval_seconds,
+            abandon_after=settings.abandon_after_seconds,
+        )
         app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
         app.state.tickets = StreamTickets(settings.seed_keys)
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )
         await app.state.hub.start()
+        sweeping = asyncio.ensure_future(sweeper.run()) if settings.sweep_interval_seconds else None
         try:
             yield
         finally:
+            if sweeping is not None:
+                sweeping.cancel()
+                await asyncio.gather(sweeping, return_exceptions=True)
             await app.state.hub.stop()
             await pool.close()
 

@@ -43,7 +43,7 @@ class BundleCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """An accepted command, as recorded with the range of events it produced."""
 
     id: int  # 1, 2, 3 ... per game
-    seat: int
+    seat: int | None  # null: the referee's own (a timeout claimed by the server, abandonment)
     first_seq: int
     last_seq: int
     recorded_at: Time

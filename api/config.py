@@ -70,6 +70,11 @@ class Settings:
     # Browser pages of these origins may call the API (CORS); none by default, "*" for any: the
     # API authenticates with bearer tokens, never cookies, so no origin gains a seat's rights.
     cors_origins: tuple[str, ...] = ()
+    # The server's own moves (api/sweeper.py): due games are looked at this often (0: not by
+    # this process), and a game with no command for `abandon_after_seconds` is closed as
+    # abandoned (0: never).
+    sweep_interval_seconds: float = 1.0
+    abandon_after_seconds: float = 30 * 24 * 3600.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -124,6 +129,12 @@ class Settings:
                 "REFEREE_EXPENSIVE_READS_BURST", _count(1), defaults.expensive_reads_burst
             ),
             cors_origins=env.get("REFEREE_CORS_ORIGINS", _origins, defaults.cors_origins),
+            sweep_interval_seconds=env.get(
+                "REFEREE_SWEEP_INTERVAL_SECONDS", _rate, defaults.sweep_interval_seconds
+            ),
+            abandon_after_seconds=env.get(
+                "REFEREE_ABANDON_AFTER_SECONDS", _rate, defaults.abandon_after_seconds
+            ),
         )
 
     def __post_init__(self) -> None:

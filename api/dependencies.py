@@ -1,5 +1,5 @@
 """What handlers are given: the game service, the archive, the event hub, the stream tickets,
-the registry, the calling seat."""
+the sweeper (the server's own moves), the registry, the calling seat."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from api.audit import Archive
 from api.auth import provide_caller, provide_seat
 from api.live import EventHub
 from api.service import GameService
+from api.sweeper import Sweeper
 from api.tickets import StreamTickets
 from referee.kernel import Registry
 
@@ -17,6 +18,11 @@ from referee.kernel import Registry
 def provide_service(state: State) -> GameService:
     service: GameService = state.service
     return service
+
+
+def provide_sweeper(state: State) -> Sweeper:
+    sweeper: Sweeper = state.sweeper
+    return sweeper
 
 
 def provide_archive(state: State) -> Archive:
@@ -43,6 +49,7 @@ APP_DEPENDENCIES = {
     "service": Provide(provide_service, sync_to_thread=False),
     "registry": Provide(provide_registry, sync_to_thread=False),
     "archive": Provide(provide_archive, sync_to_thread=False),
+    "sweeper": Provide(provide_sweeper, sync_to_thread=False),
     "hub": Provide(provide_hub, sync_to_thread=False),
     "tickets": Provide(provide_tickets, sync_to_thread=False),
 }

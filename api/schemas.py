@@ -21,7 +21,14 @@ from api.ids import GameId
 from api.unions import union_of
 from api.verify import AuditReport
 from referee.games import REGISTRY
-from referee.kernel import GameCreated, Outcome, SeedRevealed
+from referee.kernel import Outcome
+from referee.kernel.lifecycle import (
+    SEAT_COMMANDS,
+    BotSeat,
+    Departure,
+    KernelEvent,
+    TimeControl,
+)
 from referee.kernel.registry import AnyGame, Registry
 
 GameStatus: TypeAlias = Literal["active", "finished"]
@@ -59,6 +66,10 @@ class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     options: Struct
     seed: SeedHex | None = None
     entropy: Entropy = ""
+    # How long each seat may think (none by default); a seat out of time loses it to a claim.
+    time_control: TimeControl | None = None
+    # Seats the server's own bots play, so that a person can play alone against them.
+    bots: tuple[BotSeat, ...] = ()
 
 
 def seat_count_type(game: AnyGame) -> Any:
@@ -121,8 +132,8 @@ def kind_of(body: NewGame) -> str:
 def _build(registry: Registry) -> tuple[Any, Any, Any, Any]:
     games = list(registry)
     new_games = union_of(new_game_body(game) for game in games)
-    commands = union_of(game.command_type for game in games)
-    events = union_of([GameCreated, SeedRevealed, *(game.event_type for game in games)])
+    commands = union_of([*SEAT_COMMANDS, *(game.command_type for game in games)])
+    events = union_of([KernelEvent, *(game.event_type for game in games)])
     views = union_of(game.view_type for game in games)
     return new_games, commands, events, views
 
@@ -199,12 +210,30 @@ class GamePage(Struct, frozen=True, kw_only=True):
     next_cursor: str | None  # pass as `cursor` for the next page; null on the last page
 
 
+class SeatClock(Struct, frozen=True, kw_only=True):
+    seat: int
+    running: bool  # the seat is to act: its time is going
+    # Its total clock as of the game's last step (null: no total clock); a running clock goes
+    # down from there until `deadline`.
+    remaining_seconds: float | None
+    deadline: datetime | None  # when its time runs out, if running (either limit)
+
+
+class SeatGone(Struct, frozen=True, kw_only=True):
+    seat: int
+    how: Departure  # it resigned, or its time ran out
+
+
 class GameDetail(GameSummary, frozen=True, kw_only=True):
     commitment: str
     to_act: list[int]
     outcome: Outcome
     seat: int | None  # the seat this view is for; null for a spectator
     view: AnyView
+    time_control: TimeControl | None  # null: no time limit
+    clocks: list[SeatClock] | None  # null: no time control
+    left: list[SeatGone]  # seats that have left, in order (the referee plays for them)
+    bots: list[BotSeat]  # seats the server's own bots play
 
 
 class EventRecord(Struct, frozen=True, kw_only=True):
@@ -227,6 +256,8 @@ class StateAt(Struct, frozen=True, kw_only=True):
     outcome: Outcome
     seat: int | None
     view: AnyView
+    clocks: list[SeatClock] | None  # at `seq`; null: no time control
+    left: list[SeatGone]  # at `seq`
 
 
 # -- playing -----------------------------------------------------------------------------------
@@ -255,6 +286,8 @@ class CommandResult(Struct, frozen=True, kw_only=True):
     to_act: list[int]
     outcome: Outcome
     view: AnyView
+    clocks: list[SeatClock] | None  # null: no time control
+    left: list[SeatGone]
 
 
 class LegalCommandPage(Struct, frozen=True, kw_only=True):

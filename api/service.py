@@ -13,8 +13,9 @@ import hashlib
 import hmac
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import partial
 
 import msgspec
@@ -43,11 +44,18 @@ from referee.kernel import (
     Played,
     RuleViolation,
     Seat,
-    SeedRevealed,
     Table,
     new_seed,
 )
+from referee.kernel.lifecycle import KERNEL_EVENTS, SEAT_COMMANDS, BotSeat, TimeControl
 from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
 
 MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
 SEAT_CACHE_SIZE = 8192  # confirmed seat tokens kept in memory (a few games' seats each)
@@ -111,10 +119,15 @@ class PlayResult:
 
 
 class GameService:
-    def __init__(self, store: EventStore, registry: Registry, cache: TableCache) -> None:
+    def __init__(
+        self, store: EventStore, registry: Registry, cache: TableCache, clock: Clock = utc_now
+    ) -> None:
         self._store = store
         self._registry = registry
         self._cache = cache
+        # Every step's time comes from here and is recorded with it: a timed game's clocks are
+        # read from the record, so tests set the time instead of sleeping.
+        self.clock = clock
         # Seat tokens are insert-only (the application's role may not change or delete them),
         # so a token once confirmed stays valid: every move need not ask the database again.
         self._seats: OrderedDict[tuple[str, bytes], Seat] = OrderedDict()
@@ -122,7 +135,7 @@ class GameService:
         # with, which need not be its kind's newest.
         self._codecs = {(game.kind, game.version): Codec(game) for game in registry.all_versions()}
         self._command_types = {
-            (game.kind, game.version): frozenset(members(game.command_type))
+            (game.kind, game.version): frozenset(members(game.command_type)) | set(SEAT_COMMANDS)
             for game in registry.all_versions()
         }
 
@@ -137,6 +150,8 @@ class GameService:
         seed: bytes | None,
         entropy: str,
         idempotency_key: str | None = None,
+        time_control: TimeControl | None = None,
+        bots: Sequence[BotSeat] = (),
     ) -> NewGameResult:
         """Create a game. With an `idempotency_key` used before, answer that creation again
         (`replayed`) if the request is the same, else raise CreationKeyReused.
@@ -148,7 +163,7 @@ class GameService:
         game = self._registry[kind]
         creation = None
         if idempotency_key is not None:
-            request = _request_hash(kind, seats, options, seed, entropy)
+            request = _request_hash(kind, seats, options, seed, entropy, time_control, bots)
             key_hash = _creation_key_hash(idempotency_key)
             earlier = await self._store.find_creation(key_hash)
             if earlier is not None:
@@ -161,6 +176,7 @@ class GameService:
         game_id = str(uuid.uuid4())
         chosen = seed is not None
         secret = seed if seed is not None else new_seed()
+        now = self.clock()
         table, played = Table.open(
             game,
             options,
@@ -169,6 +185,9 @@ class GameService:
             seed=secret,
             entropy=entropy,
             seed_chosen_by_creator=chosen,
+            time_control=time_control,
+            bots=bots,
+            at=now,
         )
         finished = _close_if_finished(table, played, secret)
         if creation is None:
@@ -188,6 +207,8 @@ class GameService:
                 events=_new_events(table.game, played),
                 status="finished" if finished else "active",
                 creation=creation,
+                at=now,
+                wake_at=wake_at(table, now),
             )
         except CreationKeyTaken:  # a concurrent request with the same key got in first
             assert creation is not None and idempotency_key is not None
@@ -248,6 +269,12 @@ class GameService:
             return games, None
         return games[:limit], self._store.cursor_for(games[limit - 1])
 
+    async def due_games(
+        self, *, now: datetime, idle_since: datetime | None, limit: int
+    ) -> list[str]:
+        """Active games the server must look at now (see api/sweeper.py)."""
+        return await self._store.due_games(now=now, idle_since=idle_since, limit=limit)
+
     async def seat_for_token(self, game_id: str, token_hash: bytes) -> Seat | None:
         key = (game_id, token_hash)
         if key in self._seats:
@@ -289,13 +316,14 @@ class GameService:
     async def play(
         self,
         game_id: str,
-        seat: Seat,
+        seat: Seat | None,
         command: msgspec.Struct,
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> PlayResult:
-        """Decide `command` for `seat` and append its events; see the module docstring."""
+        """Decide `command` for `seat` (None: the referee) and append its events; see the
+        module docstring."""
         body = Codec.encode(command)
         first_result = partial(self._first_result, game_id, seat, idempotency_key, body)
         for _ in range(MAX_ATTEMPTS):
@@ -307,10 +335,11 @@ class GameService:
                 raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
             seed = loaded.seed or await self._store.seed(game_id)
             before = table.version
+            now = self.clock()
             try:
                 if expected_version is not None and expected_version != table.version:
                     raise VersionConflict(expected_version, table.version)
-                played = table.play(seat, command, table.chance_for(seed, game_id))
+                played = table.play(seat, command, table.chance_for(seed, game_id), at=now)
             except (RuleViolation, GameOver, VersionConflict):
                 # A retry may have lost the race to its own first attempt, which moved the game
                 # on since we looked: the first result is the answer, not a refusal.
@@ -327,6 +356,8 @@ class GameService:
                     command_body=body,
                     idempotency_key=idempotency_key,
                     status="finished" if finished else None,
+                    at=now,
+                    wake_at=wake_at(table, now),
                 )
             except VersionConflict:
                 if expected_version is not None:
@@ -341,10 +372,10 @@ class GameService:
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
 
     async def _first_result(
-        self, game_id: str, seat: Seat, idempotency_key: str | None, body: bytes
+        self, game_id: str, seat: Seat | None, idempotency_key: str | None, body: bytes
     ) -> PlayResult | None:
         """The first result of this key, if a command with it was recorded."""
-        if idempotency_key is None:
+        if idempotency_key is None or seat is None:
             return None
         earlier = await self._store.find_command(game_id, seat, idempotency_key)
         return None if earlier is None else await self._replay(game_id, earlier, body)
@@ -418,18 +449,41 @@ def _creation_key_hash(idempotency_key: str) -> bytes:
 
 
 def _request_hash(
-    kind: str, seats: int, options: msgspec.Struct, seed: bytes | None, entropy: str
+    kind: str,
+    seats: int,
+    options: msgspec.Struct,
+    seed: bytes | None,
+    entropy: str,
+    time_control: TimeControl | None,
+    bots: Sequence[BotSeat],
 ) -> bytes:
     """What makes two creations the same request: the same kind, seats, options (defaults
-    filled in), seed and entropy, however the JSON was written."""
-    request = {
+    filled in), seed, entropy, time control and bots, however the JSON was written."""
+    request: dict[str, object] = {
         "kind": kind,
         "seats": seats,
         "options": options,
         "seed": None if seed is None else seed.hex(),
         "entropy": entropy,
     }
+    # Only when set, so that the keys of creations recorded before these existed still match.
+    if time_control is not None:
+        request["time_control"] = time_control
+    if bots:
+        request["bots"] = sorted(bots, key=lambda bot: bot.seat)
     return hashlib.sha256(msgspec.json.encode(request)).digest()
+
+
+def wake_at(table: Table, now: datetime) -> datetime | None:
+    """When the server must next look at this game: now if one of its bots is to move, when
+    the first clock of a seat to act runs out, or never."""
+    to_act = table.to_act()
+    if any(bot.seat in to_act for bot in table.bots):
+        return now
+    if table.clocks is None:
+        return None
+    clocks = table.clocks
+    return min((d for seat in to_act if (d := clocks.deadline(seat)) is not None), default=None)
 
 
 def _rules_key(game: AnyGame) -> tuple[str, str]:
@@ -457,7 +511,7 @@ def _new_events(game: AnyGame, played: Iterable[Played]) -> list[NewEvent]:
 def _hidden_from_spectators(game: AnyGame, event: msgspec.Struct) -> bool:
     """Whether a spectator sees less of `event` than it holds: the store then seals it, so that
     the database does not tell a running game's hands and future cards either."""
-    if isinstance(event, GameCreated | SeedRevealed):
+    if isinstance(event, KERNEL_EVENTS):
         return False
     return bool(game.redact(event, None) != event)
 

@@ -19,12 +19,15 @@ from api.schemas import (
     GameStatus,
     GameSummary,
     KindInfo,
+    SeatClock,
+    SeatGone,
     SeatToken,
     StateAt,
 )
 from api.service import NewGameResult, PlayResult, Recorded
 from eventstore import StreamInfo
-from referee.kernel import GameCreated, Seat, SeedRevealed, Table
+from referee.kernel import Seat, Table
+from referee.kernel.lifecycle import KERNEL_EVENTS
 from referee.kernel.registry import AnyGame
 
 
@@ -95,13 +98,38 @@ def game_detail(info: StreamInfo, table: Table, seat: Seat | None) -> GameDetail
         outcome=table.outcome(),
         seat=seat,
         view=table.game.view(table.state, seat),
+        time_control=None if table.clocks is None else table.clocks.control,
+        clocks=seat_clocks(table),
+        left=seats_gone(table),
+        bots=list(table.bots),
     )
+
+
+def seat_clocks(table: Table) -> list[SeatClock] | None:
+    """Every seat's clock as of the table's last step; None for an untimed game."""
+    clocks = table.clocks
+    if clocks is None:
+        return None
+    to_act = table.to_act()
+    return [
+        SeatClock(
+            seat=seat,
+            running=seat in to_act,
+            remaining_seconds=None if clocks.remaining is None else clocks.remaining[seat],
+            deadline=clocks.deadline(seat) if seat in to_act else None,
+        )
+        for seat in range(table.seats)
+    ]
+
+
+def seats_gone(table: Table) -> list[SeatGone]:
+    return [SeatGone(seat=seat, how=how) for seat, how in table.departures]
 
 
 def visible_event(
     game: AnyGame, event: msgspec.Struct, seat: Seat | None, public: bool
 ) -> msgspec.Struct:
-    if public or isinstance(event, GameCreated | SeedRevealed):
+    if public or isinstance(event, KERNEL_EVENTS):
         return event
     return game.redact(event, seat)
 
@@ -131,6 +159,8 @@ def command_result(result: PlayResult, seat: Seat) -> CommandResult:
         to_act=sorted(table.to_act()),
         outcome=table.outcome(),
         view=table.game.view(table.state, seat),
+        clocks=seat_clocks(table),
+        left=seats_gone(table),
     )
 
 
@@ -143,4 +173,6 @@ def state_at(table: Table, *, version: int, seat: Seat | None) -> StateAt:
         outcome=table.outcome(),
         seat=seat,
         view=table.game.view(table.state, seat),
+        clocks=seat_clocks(table),
+        left=seats_gone(table),
     )

@@ -78,9 +78,10 @@ unnest(%(seqs)s::bigint[], %(types)s::text[], %(bodies)s::bytea[], %(sealed)s::b
 _CREATE = f"""
 WITH game AS (
     INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
-                       sealed_seed, seed_chosen_by_creator)
+                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, wake_at)
     VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
-            %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s)
+            %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s,
+            coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s)
     RETURNING game_id, version, created_at
 ), creation AS (
     INSERT INTO game_creations (key_hash, request_hash, game_id, version, token_key_id,
@@ -130,7 +131,8 @@ WITH moved AS (
        SET version = version + %(count)s,
            command_count = command_count + 1,
            status = coalesce(%(status)s::text, status),
-           updated_at = now()
+           updated_at = coalesce(%(at)s, now()),
+           wake_at = %(wake_at)s
      WHERE game_id = %(game_id)s AND version = %(expected)s
  RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
 ), command AS (
@@ -192,11 +194,20 @@ class _CommandKey:
     """Where an idempotency key is unique: one seat of one game."""
 
     game_id: str
-    seat: int
+    seat: int | None
     idempotency_key: str | None
 
     def params(self) -> dict[str, Any]:
         return {"game_id": self.game_id, "seat": self.seat, "key": self.idempotency_key}
+
+
+@dataclass(frozen=True)
+class _Moment:
+    """What an append sets on its game besides the version: status, time, next wake-up."""
+
+    status: str | None
+    at: datetime | None
+    wake_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -335,8 +346,13 @@ class EventStore:
         events: list[NewEvent],
         status: str = "active",
         creation: CreationKey | None = None,
+        at: datetime | None = None,
+        wake_at: datetime | None = None,
     ) -> AppendResult:
         """Create a game's stream with its opening events (seq 1..n, caused by no seat).
+
+        `at` is the time recorded (default: the database's); `wake_at` when the server must
+        next look at the game (`due_games`), if ever.
 
         `seat_token_hashes[i]` authenticates seat i; the seed is stored sealed. With `creation`,
         its key is recorded with the game in the same statement. Raises StreamExists if the id
@@ -361,6 +377,8 @@ class EventStore:
             "key_hash": None if creation is None else creation.key_hash,
             "request_hash": None if creation is None else creation.request_hash,
             "token_key_id": None if creation is None else creation.token_key_id,
+            "at": at,
+            "wake_at": wake_at,
             **batch.params(_GameSeal.of_seed(self.seed_keys, game_id, seed)),
         }
         async with self._connection() as conn:
@@ -382,13 +400,16 @@ class EventStore:
         *,
         expected_version: int,
         events: list[NewEvent],
-        seat: int,
+        seat: int | None,
         command_body: bytes,
         idempotency_key: str | None = None,
         status: str | None = None,
+        at: datetime | None = None,
+        wake_at: datetime | None = None,
     ) -> AppendResult:
-        """Record a seat's accepted command and the events it produced, if the stream is still at
-        `expected_version`; `status`, if given, becomes the game's status.
+        """Record a seat's (None: the referee's) accepted command and the events it produced, if
+        the stream is still at `expected_version`; `status`, if given, becomes the game's status.
+        `at` is the time recorded (default: the database's); `wake_at` replaces the game's.
 
         Raises StreamNotFound; VersionConflict if another append came first (of writers racing
         from one version, exactly one wins). With an idempotency key this seat has used before:
@@ -403,7 +424,8 @@ class EventStore:
                 return first_look
             prev_hash, seal = first_look
             batch = _Batch.after(expected_version, prev_hash, events)
-            written = await self._write(conn, key, batch, command_body, status, seal)
+            moment = _Moment(status, at, wake_at)
+            written = await self._write(conn, key, batch, command_body, moment, seal)
             if written is None:  # lost a race: the first look, taken again, says to whom
                 earlier = await self._before_append(conn, key, expected_version, command_body)
                 if isinstance(earlier, AppendResult):
@@ -477,7 +499,7 @@ class EventStore:
         key: _CommandKey,
         batch: _Batch,
         command_body: bytes,
-        status: str | None,
+        moment: _Moment,
         seal: _GameSeal,
     ) -> _Written | None:
         """The append's one statement; None if it lost a race (nothing was written)."""
@@ -487,7 +509,9 @@ class EventStore:
             **key.params(),
             "expected": batch.first_seq - 1,
             "count": len(batch.events),
-            "status": status,
+            "status": moment.status,
+            "at": moment.at,
+            "wake_at": moment.wake_at,
             "body": command_body,
             "command_sealed": batch.secret,
             **batch.params(seal),
@@ -596,6 +620,26 @@ class EventStore:
         async with self._connection() as conn, conn.cursor(row_factory=dict_row) as cursor:
             await cursor.execute(query, params)
             return [StreamInfo(**row) for row in await cursor.fetchall()]
+
+    async def due_games(
+        self, *, now: datetime, idle_since: datetime | None, limit: int
+    ) -> list[str]:
+        """Active games the server must look at `now`: due (`wake_at` passed), or with no
+        command since `idle_since` (None: idleness is not looked for). A catalogue query, by design:
+        it reads across games, through the partial indexes of migration 0007."""
+        query = """
+        (SELECT game_id FROM games
+          WHERE status = 'active' AND wake_at IS NOT NULL AND wake_at <= %(now)s
+          ORDER BY wake_at LIMIT %(limit)s)
+        UNION
+        (SELECT game_id FROM games
+          WHERE status = 'active' AND updated_at <= %(idle_since)s
+          ORDER BY updated_at LIMIT %(limit)s)
+        """
+        async with self._connection() as conn, conn.cursor() as cursor:
+            params = {"limit": limit, "now": now, "idle_since": idle_since}
+            await cursor.execute(query, params)
+            return [str(row[0]) for row in await cursor.fetchall()]
 
     @staticmethod
     def cursor_for(last: StreamInfo) -> str:

@@ -47,7 +47,7 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     game_id: str
-    seat: int
+    seat: int | None  # None: the referee's own (a claimed timeout, an abandoned game closed)
     body: bytes
     idempotency_key: str | None
     first_seq: int

@@ -35,6 +35,7 @@ from api.schemas import (
     plain_options,
 )
 from api.service import CreationKeyReused, CreationTokensRetired, GameService
+from api.sweeper import Sweeper
 from api.views import created_game, game_detail, summary
 from referee.kernel import Seat
 
@@ -92,10 +93,15 @@ class GamesController(Controller):
         self,
         data: SkipValidation[JSONBody[AnyNewGame]],
         service: NamedDependency[GameService],
+        sweeper: NamedDependency[Sweeper],
         idempotency_key: CreationKey = None,
     ) -> Response[CreatedGame]:
         """Create a game. The answer holds one secret token per seat: it is shown only here
-        (and to a retry with the same `Idempotency-Key` and request)."""
+        (and to a retry with the same `Idempotency-Key` and request).
+
+        Optionally with a `time_control` (a limit per move, a total clock per seat with an
+        increment: a seat out of time loses it to a `game.claim-timeout`) and `bots`: seats the
+        server plays itself, so that a person can play alone against them."""
         body = strict_body(data, AnyNewGame)
         kind = kind_of(body)
         bind(kind=kind)
@@ -107,6 +113,8 @@ class GamesController(Controller):
                 seed=None if body.seed is None else bytes.fromhex(body.seed),
                 entropy=body.entropy,
                 idempotency_key=idempotency_key,
+                time_control=body.time_control,
+                bots=body.bots,
             )
         except CreationKeyReused:
             raise Problem(
@@ -120,6 +128,7 @@ class GamesController(Controller):
                 "longer be shown (the server key that made them was retired).",
             ) from None
         bind(game_id=result.game_id)
+        sweeper.nudge(result.game_id, result.table)
         return Response(
             msgspec.structs.replace(created_game(result), replayed=result.replayed),
             status_code=201,

@@ -35,6 +35,7 @@ from api.problems import (
 from api.routes.params import GAME_READ_PROBLEMS, MAX_SEQ, REQUIRED_SEAT, strict_body
 from api.schemas import CommandRequest, CommandResult, LegalCommandPage
 from api.service import GameService
+from api.sweeper import Sweeper
 from api.views import command_result
 from referee.kernel import Seat
 
@@ -78,12 +79,17 @@ async def play_command(
     data: SkipValidation[JSONBody[CommandRequest]],
     seat: NamedDependency[Seat],
     service: NamedDependency[GameService],
+    sweeper: NamedDependency[Sweeper],
     idempotency_key: IdempotencyKey = None,
 ) -> CommandResult:
     """Send a command as the seat of the bearer token.
 
     The answer holds the command's events as this seat may see them, the new version and the
     seat's view. A command the rules refuse is answered 422 with the rule's id, and changes nothing.
+
+    Besides the game's own commands, every seat may send `{"type": "game.resign"}` at any time,
+    and `{"type": "game.claim-timeout", "seat": n}` once seat n's time has run out in a timed
+    game (refused with `kernel.time-remains` before). Neither is listed in `legal-commands`.
     """
     body = strict_body(data, CommandRequest)
     result = await service.play(
@@ -93,6 +99,7 @@ async def play_command(
         expected_version=body.expected_version,
         idempotency_key=idempotency_key,
     )
+    sweeper.nudge(str(game_id), result.table)
     return command_result(result, seat)
 
 

@@ -16,6 +16,7 @@ import msgspec
 from api.bundle import Bundle, BundleCommand, BundleEvent
 from api.verify.report import Check, CheckResult
 from referee.kernel import Chance, Codec, GameOver, Played, RuleViolation, Table
+from referee.kernel.lifecycle import BotSeat, BotsSeated, TimeControl, TimeControlSet
 from referee.kernel.registry import AnyGame
 from referee.kernel.wording import counted
 
@@ -144,6 +145,7 @@ def _open(bundle: Bundle, game: AnyGame, seed: bytes) -> tuple[Table, list[Playe
     """The game opened again from its recorded parameters."""
     try:
         options = msgspec.json.decode(bundle.options, type=game.options_type)
+        time_control, bots = _table_settings(bundle)
         return Table.open(
             game,
             options,
@@ -152,11 +154,27 @@ def _open(bundle: Bundle, game: AnyGame, seed: bytes) -> tuple[Table, list[Playe
             seed=seed,
             entropy=bundle.entropy,
             seed_chosen_by_creator=bundle.seed_chosen_by_creator,
+            time_control=time_control,
+            bots=bots,
+            at=bundle.events[0].recorded_at if bundle.events else None,
         )
     except RuleViolation as error:
         return Divergence(1, f"The rules refuse to open this game ({error.rule_id}).")
     except Exception as error:  # options the rules cannot read, a game that fails to set up
         return Divergence(1, f"The game does not open again: {type(error).__name__}.")
+
+
+def _table_settings(bundle: Bundle) -> tuple[TimeControl | None, tuple[BotSeat, ...]]:
+    """The time control and bots recorded right after event 1: creation parameters, as the
+    options are (the re-executed opening must then give these very events back)."""
+    time_control: TimeControl | None = None
+    bots: tuple[BotSeat, ...] = ()
+    for event in bundle.events[1:3]:
+        if event.type == "game.time-control":
+            time_control = msgspec.json.decode(event.body, type=TimeControlSet).time_control
+        elif event.type == "game.bots":
+            bots = msgspec.json.decode(event.body, type=BotsSeated).seats
+    return time_control, bots
 
 
 def _play(
@@ -169,7 +187,7 @@ def _play(
     except ValueError:  # msgspec.DecodeError, or bytes that are not UTF-8
         return Divergence(seq, f"The body of {who} is not a command of these rules.")
     try:
-        return table.play(command.seat, value, chance)
+        return table.play(command.seat, value, chance, at=command.recorded_at)
     except SeedNeeded:
         raise
     except GameOver:

@@ -16,13 +16,17 @@ Conventions every game follows:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
 
 from referee.kernel.chance import Chance
 
 Seat = int
+
+# How a finished game ended: by its own rules, or by the kernel (a resignation, a clock that ran
+# out, a game left without a move for too long).
+Ending = Literal["rules", "resignation", "timeout", "abandoned"]
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT", bound=msgspec.Struct)
@@ -76,6 +80,8 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     ranking: tuple[tuple[Seat, ...], ...] = ()
     # Per seat, in seat order, when the game keeps a score.
     scores: tuple[int, ...] | None = None
+    # Set by the kernel's table once the game is over; a game's own `outcome` leaves it None.
+    ending: Ending | None = None
 
 
 class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
@@ -157,3 +163,14 @@ class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
         ...
 
     def outcome(self, state: StateT) -> Outcome: ...
+
+    # The bots' two functions (referee/kernel/bots.py): a state a seat cannot tell from the real
+    # one, built from its view; and a state's worth to a seat, by the game's scoring.
+    @property
+    def imagine(self) -> Any: ...
+    @property
+    def evaluate(self) -> Any: ...
+
+    def sides(self, seats: int) -> tuple[frozenset[Seat], ...]:
+        """Who plays together: a resignation is its side's (a team concedes together)."""
+        ...

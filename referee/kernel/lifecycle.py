@@ -1,12 +1,28 @@
-"""The kernel's own events: they open and close every stream, whatever the game.
+"""The kernel's own events and commands: they open and close every stream, whatever the game.
 
 `GameCreated` is always event 1: it carries everything needed to rebuild the initial state and
-the commitment to the seed. `SeedRevealed` follows the last event of a finished game.
+the commitment to the seed. A game with a time control records it next (`TimeControlSet`), and
+one with bots run by the server says which seats they play (`BotsSeated`). `SeedRevealed`
+follows the last event of a finished game.
+
+Any seat may resign at any time (`Resign`); a seat whose clock has run out loses it to a claim
+(`ClaimTimeout`) made by another seat or by the referee; a game left without a command for too
+long is closed by the referee (`Abandon`). What follows a seat's leaving is the kernel's
+(`referee/kernel/leaving.py`): the game ends when one side is left, and until then the referee
+plays for the seat that left (`StandIn`, then that move's events).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Annotated, Literal
+
 import msgspec
+
+from referee.kernel.bots import Strategy
+
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=30 * 24 * 3600)]
+Time = Annotated[datetime, msgspec.Meta(tz=True)]
 
 
 class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.created"):
@@ -19,10 +35,110 @@ class GameCreated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", t
     seed_chosen_by_creator: bool = False
 
 
+class TimeControl(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How long a seat may think: a limit per move, a total clock per seat, or both."""
+
+    per_move_seconds: Seconds | None = None  # each command within this long of one's turn
+    total_seconds: Seconds | None = None  # all of a seat's thinking in the game
+    increment_seconds: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0  # added per move
+
+
+class TimeControlSet(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.time-control"
+):
+    time_control: TimeControl
+
+
+class BotSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: Annotated[int, msgspec.Meta(ge=0)]
+    strategy: Strategy = "greedy"
+
+
+class BotsSeated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.bots"):
+    """Seats played by the server's own bots (they play through the API's rules like anyone)."""
+
+    seats: tuple[BotSeat, ...]
+
+
+class ClockRead(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.clock"):
+    """When a step of a timed game happened: the first event of every command's step (the end
+    of the opening). `seat` moved (gets the increment) or is None (a resignation, a claim)."""
+
+    at: Time
+    seat: int | None = None
+
+
+class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.resigned"):
+    seat: int
+
+
+class TimedOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.timed-out"):
+    seat: int
+
+
+class StandIn(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.stand-in"):
+    """The referee plays for `seat`, which has left: the events that follow are that move's."""
+
+    seat: int
+
+
+class Abandoned(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.abandoned"):
+    idle_seconds: float  # how long the game had waited for a command
+
+
 class SeedRevealed(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.seed-revealed"
 ):
     seed: str  # hex; sha256 of its bytes equals GameCreated.commitment
 
 
-KernelEvent = GameCreated | SeedRevealed
+KernelEvent = (
+    GameCreated
+    | TimeControlSet
+    | BotsSeated
+    | ClockRead
+    | Resigned
+    | TimedOut
+    | StandIn
+    | Abandoned
+    | SeedRevealed
+)
+
+KERNEL_EVENTS = (
+    GameCreated,
+    TimeControlSet,
+    BotsSeated,
+    ClockRead,
+    Resigned,
+    TimedOut,
+    StandIn,
+    Abandoned,
+    SeedRevealed,
+)  # none hides anything
+
+
+# -- the kernel's commands, taken by every game --------------------------------------------------
+
+
+class Resign(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.resign"):
+    """Leave the game now (any seat, at any time)."""
+
+
+class ClaimTimeout(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.claim-timeout"
+):
+    """Claim that `seat`'s time has run out (any other seat, or the referee)."""
+
+    seat: Annotated[int, msgspec.Meta(ge=0)]
+
+
+class Abandon(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.abandon"):
+    """The referee closes a game left without a command for `idle_seconds` (never a seat)."""
+
+    idle_seconds: float
+
+
+KernelCommand = Resign | ClaimTimeout | Abandon
+KERNEL_COMMANDS = (Resign, ClaimTimeout, Abandon)
+SEAT_COMMANDS = (Resign, ClaimTimeout)  # what a seat may send; Abandon is the referee's alone
+Departure = Literal["resignation", "timeout"]

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from referee.kernel.contract import Game
-from referee.kernel.lifecycle import GameCreated, SeedRevealed
+from referee.kernel.lifecycle import KernelCommand, KernelEvent
 
 AnyGame = Game[Any, Any, Any, Any]
 
@@ -95,8 +95,8 @@ class Codec:
 
     def __init__(self, game: AnyGame) -> None:
         self.game = game
-        self._events = msgspec.json.Decoder(GameCreated | SeedRevealed | game.event_type)
-        self._command = msgspec.json.Decoder(game.command_type)
+        self._events = msgspec.json.Decoder(KernelEvent | game.event_type)
+        self._command = msgspec.json.Decoder(KernelCommand | game.command_type)
 
     @staticmethod
     def encode(value: msgspec.Struct) -> bytes:

@@ -6,15 +6,37 @@ and stores what comes back. Nothing here knows a game's rules.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
+from referee.kernel import leaving
 from referee.kernel.chance import Chance, commitment
+from referee.kernel.clocks import Clocks
 from referee.kernel.contract import Game, Outcome, RuleViolation, Seat
-from referee.kernel.lifecycle import GameCreated, SeedRevealed
+from referee.kernel.lifecycle import (
+    Abandon,
+    Abandoned,
+    BotSeat,
+    BotsSeated,
+    ClaimTimeout,
+    ClockRead,
+    Departure,
+    GameCreated,
+    Resign,
+    Resigned,
+    SeedRevealed,
+    StandIn,
+    TimeControl,
+    TimeControlSet,
+    TimedOut,
+)
+
+MAX_STAND_INS = 10_000  # the referee's moves for seats that left, in one step: a runaway guard
 
 
 class GameOver(Exception):
@@ -24,6 +46,10 @@ class GameOver(Exception):
 class NotYourTurn(RuleViolation):
     def __init__(self, seat: Seat) -> None:
         super().__init__("kernel.not-your-turn", f"Seat {seat} may not act now.")
+
+
+def refusal(rule: str, message: str) -> RuleViolation:
+    return RuleViolation(f"kernel.{rule}", message)
 
 
 @dataclass(frozen=True)
@@ -45,6 +71,10 @@ class Table:
     chance_cursor: int = 0
     version: int = 1  # the number of events so far (GameCreated is event 1)
     seed_revealed: bool = field(default=False)
+    clocks: Clocks | None = None  # a timed game's clocks, as of its latest step
+    bots: tuple[BotSeat, ...] = ()  # seats the server's bots play
+    departures: tuple[tuple[Seat, Departure], ...] = ()  # seats that left, in order
+    abandoned: bool = False
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -59,10 +89,15 @@ class Table:
         seed: bytes,
         entropy: str = "",
         seed_chosen_by_creator: bool = False,
+        time_control: TimeControl | None = None,
+        bots: Sequence[BotSeat] = (),
+        at: datetime | None = None,
     ) -> tuple[Table, list[Played]]:
-        """Create a game: GameCreated, then the game's opening events."""
+        """Create a game: GameCreated, the table's settings, then the game's opening events
+        (a timed game's clocks start `at`)."""
         check_seats(game, seats)
         game.validate_options(options, seats)
+        check_table_settings(seats, time_control, bots)
         created = GameCreated(
             kind=game.kind,
             rules_version=game.version,
@@ -74,8 +109,16 @@ class Table:
         )
         table = cls(game, created, options, game.initial_state(options, seats))
         chance = Chance.for_game(seed, game_id, entropy, 0)
-        played = [Played(created, 0)]
-        played += table._apply_all(game.setup(options, seats, chance), chance.cursor)
+        settings: list[msgspec.Struct] = []
+        if time_control is not None:
+            settings.append(TimeControlSet(time_control=time_control))
+        if bots:
+            settings.append(BotsSeated(seats=tuple(sorted(bots, key=lambda bot: bot.seat))))
+        played = [Played(created, 0), *table._apply_all(settings, 0)]
+        opening = list(game.setup(options, seats, chance))
+        if time_control is not None:
+            opening.append(ClockRead(at=_required(at)))
+        played += table._apply_all(opening, chance.cursor)
         return table, played
 
     @classmethod
@@ -103,26 +146,114 @@ class Table:
         return self.created.seats
 
     def outcome(self) -> Outcome:
-        return self.game.outcome(self.state)
+        return leaving.outcome(
+            self.game.outcome(self.state),
+            self.game.sides(self.seats),
+            self.departures,
+            abandoned=self.abandoned,
+        )
+
+    def departed(self) -> frozenset[Seat]:
+        return frozenset(seat for seat, _ in self.departures)
 
     def to_act(self) -> frozenset[Seat]:
         if self.outcome().finished:
             return frozenset()
-        return self.game.to_act(self.state)
+        return self.game.to_act(self.state) - self.departed()
 
-    def play(self, seat: Seat, command: msgspec.Struct, chance: Chance) -> list[Played]:
-        """Decide a command and apply its events; on a refusal nothing changes.
+    def play(
+        self,
+        seat: Seat | None,
+        command: msgspec.Struct,
+        chance: Chance,
+        *,
+        at: datetime | None = None,
+    ) -> list[Played]:
+        """Decide a command of `seat` (None: the referee) and apply its events; on a refusal
+        nothing changes. A timed game needs the time `at` which the command is accepted.
 
         `chance` must stand at `self.chance_cursor` (use `chance_for`).
         """
         if self.outcome().finished:
             raise GameOver("the game is over")
-        if seat not in self.game.to_act(self.state):
-            raise NotYourTurn(seat)
         if chance.cursor != self.chance_cursor:
             raise ValueError("the chance must stand at the table's cursor (use chance_for)")
-        events = self.game.decide(self.state, seat, command, chance)
-        return self._apply_all(events, chance.cursor)
+        if isinstance(command, Resign | ClaimTimeout | Abandon):
+            return self._step(self._kernel_events(seat, command, at), chance)
+        if seat is None:
+            raise refusal("referee-has-no-moves", "The referee makes no move of the game.")
+        self._check_present(seat)
+        if seat not in self.to_act():
+            raise NotYourTurn(seat)
+        events: list[msgspec.Struct] = []
+        if self.clocks is not None:
+            now = _required(at)
+            if self.clocks.out_of_time(seat, now):
+                raise refusal("out-of-time", f"Seat {seat}'s time has run out.")
+            events.append(ClockRead(at=now, seat=seat))
+        events += self.game.decide(self.state, seat, command, chance)
+        return self._step(events, chance)
+
+    def _kernel_events(
+        self, seat: Seat | None, command: Resign | ClaimTimeout | Abandon, at: datetime | None
+    ) -> list[msgspec.Struct]:
+        """The events of a kernel command, or its refusal."""
+        if isinstance(command, Abandon):
+            if seat is not None:
+                raise refusal("referee-only", "Only the referee closes an abandoned game.")
+            return [Abandoned(idle_seconds=command.idle_seconds)]
+        if seat is not None:
+            self._check_present(seat)
+        reading = [] if self.clocks is None else [ClockRead(at=_required(at))]
+        if isinstance(command, Resign):
+            if seat is None:
+                raise refusal("referee-cannot-resign", "Only a seat can resign.")
+            return [*reading, Resigned(seat=seat)]
+        self._check_claim(seat, command.seat, _required(at) if self.clocks else None)
+        return [*reading, TimedOut(seat=command.seat)]
+
+    def _check_present(self, seat: Seat) -> None:
+        if seat in self.departed():
+            raise refusal("seat-left", f"Seat {seat} has left this game.")
+
+    def _check_claim(self, claimant: Seat | None, seat: Seat, at: datetime | None) -> None:
+        if self.clocks is None or at is None:
+            raise refusal("no-time-control", "This game has no time control.")
+        if claimant == seat:
+            raise refusal("own-timeout", "A seat cannot claim its own timeout.")
+        if seat >= self.seats or seat not in self.to_act():
+            raise refusal("not-on-the-clock", f"Seat {seat} is not to act: its clock is stopped.")
+        if not self.clocks.out_of_time(seat, at):
+            left = self.clocks.left(seat, at, acting=True) or 0.0
+            raise refusal("time-remains", f"Seat {seat} has {left:.3f} s left.")
+
+    def _step(self, events: list[msgspec.Struct], chance: Chance) -> list[Played]:
+        """Apply a step's events, then the referee's moves for seats that left, if it waits
+        for any. Worked out on a copy: a refusal on the way leaves the table as it was."""
+        scratch = copy.copy(self)
+        for event in events:
+            scratch._apply(event, chance.cursor)
+        events = events + scratch._stand_ins(chance)
+        scratch.chance_cursor = chance.cursor
+        self.__dict__.update(vars(scratch))
+        return [Played(event, chance.cursor) for event in events]
+
+    def _stand_ins(self, chance: Chance) -> list[msgspec.Struct]:
+        """Moves the referee makes, now, for seats that have left (see `leaving`)."""
+        made: list[msgspec.Struct] = []
+        for _ in range(MAX_STAND_INS):
+            if self.outcome().finished:
+                return made
+            waiting = sorted(self.game.to_act(self.state) & self.departed())
+            if not waiting:
+                return made
+            seat = waiting[0]
+            command = leaving.stand_in(self.game, self.state, seat)
+            step = [StandIn(seat=seat), *self.game.decide(self.state, seat, command, chance)]
+            for event in step:
+                self._apply(event, chance.cursor)
+            made += step
+        raise RuntimeError(f"the referee played {MAX_STAND_INS} moves for seats that left")
 
     def reveal_seed(self, seed: bytes) -> Played:
         """The closing event of a finished game."""
@@ -159,14 +290,69 @@ class Table:
         return played
 
     def _apply(self, event: msgspec.Struct, cursor: int) -> None:
-        if isinstance(event, SeedRevealed):
-            self.seed_revealed = True
-        elif isinstance(event, GameCreated):
-            raise ValueError("game.created may only open a stream")
-        else:
-            self.state = self.game.evolve(self.state, event)
+        match event:
+            case SeedRevealed():
+                self.seed_revealed = True
+            case GameCreated():
+                raise ValueError("game.created may only open a stream")
+            case TimeControlSet() | BotsSeated():
+                self._apply_setting(event)
+            case ClockRead():
+                if self.clocks is None:
+                    raise ValueError("a clock reading in a game with no time control")
+                self.clocks = self.clocks.read(event.at, event.seat, self.to_act())
+            case Resigned() | TimedOut():
+                self._apply_departure(event)
+            case StandIn():
+                if event.seat not in self.departed() & self.game.to_act(self.state):
+                    raise ValueError(f"the referee stands in for seat {event.seat} out of turn")
+            case Abandoned():
+                self.abandoned = True
+            case _:
+                self.state = self.game.evolve(self.state, event)
         self.chance_cursor = cursor
         self.version += 1
+
+    def _apply_setting(self, event: TimeControlSet | BotsSeated) -> None:
+        # Settings come right after game.created, each at most once.
+        settled = (self.clocks is not None) + bool(self.bots)
+        again = self.clocks is not None if isinstance(event, TimeControlSet) else bool(self.bots)
+        if again or self.version != 1 + settled:
+            raise ValueError(f"{type(event).__name__} only follows game.created, once")
+        if isinstance(event, TimeControlSet):
+            check_table_settings(self.seats, event.time_control, self.bots)
+            self.clocks = Clocks.start(event.time_control, self.seats)
+        else:
+            check_table_settings(self.seats, None, event.seats)
+            self.bots = event.seats
+
+    def _apply_departure(self, event: Resigned | TimedOut) -> None:
+        if not 0 <= event.seat < self.seats or event.seat in self.departed():
+            raise ValueError(f"seat {event.seat} cannot leave")
+        if self.outcome().finished:
+            raise ValueError("a seat leaves a finished game")
+        how: Departure = "resignation" if isinstance(event, Resigned) else "timeout"
+        self.departures = (*self.departures, (event.seat, how))
+
+
+def check_table_settings(
+    seats: int, time_control: TimeControl | None, bots: Sequence[BotSeat]
+) -> None:
+    """A time control that limits something; bots on distinct seats of the game."""
+    if time_control is not None and (
+        time_control.per_move_seconds is None and time_control.total_seconds is None
+    ):
+        raise refusal("time-control", "A time control sets per_move_seconds or total_seconds.")
+    taken = [bot.seat for bot in bots]
+    if len(set(taken)) != len(taken) or any(seat >= seats for seat in taken):
+        raise refusal("bot-seats", f"Bots sit on distinct seats, from 0 to {seats - 1}.")
+
+
+def _required(at: datetime | None) -> datetime:
+    """A step's time, in UTC: recorded the same however the database's session zone reads it."""
+    if at is None or at.tzinfo is None:
+        raise ValueError("a timed game's step needs its time, with a time zone")
+    return at.astimezone(UTC)
 
 
 def check_seats(game: Game[Any, Any, Any, Any], seats: int) -> None:

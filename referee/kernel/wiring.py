@@ -51,6 +51,8 @@ class WiredGame(Generic[OptionsT, StateT, CommandT, EventT]):
     # The bots' two functions (the package's `bots.py`, see referee/kernel/bots.py): a state the
     # seat cannot tell from the real one, built from its view; and a state's worth to a seat.
     imagine: Imagine | None = None
+    # Who plays together, by the number of seats (None: every seat for itself).
+    teams: Callable[[int], tuple[frozenset[Seat], ...]] | None = None
     evaluate: Callable[[StateT, Seat], float] | None = None
     min_seats: int = field(init=False)
     max_seats: int = field(init=False)
@@ -69,6 +71,12 @@ class WiredGame(Generic[OptionsT, StateT, CommandT, EventT]):
     def decide(self, state: StateT, seat: Seat, command: CommandT, chance: Chance) -> list[EventT]:
         """A command's events (or its refusal), and the referee's steps that follow them."""
         return self._advanced(state, self.command_events(state, seat, command, chance), chance)
+
+    def sides(self, seats: int) -> tuple[frozenset[Seat], ...]:
+        """Who plays together: the game's teams, or every seat for itself."""
+        if self.teams is not None:
+            return self.teams(seats)
+        return tuple(frozenset((seat,)) for seat in range(seats))
 
     def _advanced(self, state: StateT, events: list[EventT], chance: Chance) -> list[EventT]:
         if self.next_step is None:

@@ -38,4 +38,5 @@ GAME = WiredGame(
     view=views.view,
     redact=views.redact,
     outcome=scoring.outcome,
+    teams=state.teams,
 )

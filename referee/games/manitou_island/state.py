@@ -85,6 +85,11 @@ def team_seats(team: int, seats: int) -> tuple[Seat, ...]:
     return tuple(seat for seat in range(seats) if team_of(seat) == team)
 
 
+def teams(seats: int) -> tuple[frozenset[Seat], ...]:
+    """The two sides: one seat each head to head, two partners each at four."""
+    return tuple(frozenset(team_seats(team, seats)) for team in (0, 1))
+
+
 def day_team(state: State) -> int:
     return team_of(state.first_seat)
 

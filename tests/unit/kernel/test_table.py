@@ -104,6 +104,9 @@ class Toy:
             return Outcome(finished=False)
         return Outcome(finished=True, winners=(state.winner,))
 
+    def sides(self, seats: int) -> tuple[frozenset[int], ...]:
+        return tuple(frozenset((seat,)) for seat in range(seats))
+
 
 GAME = Toy()
 

@@ -63,7 +63,7 @@ def test_the_game_ends_when_every_land_card_has_been_played() -> None:
     assert result.islands == ((16, 2), (16,))
     assert result.winner_team == 0  # 16 = 16, then 2 beats nothing
     assert table.outcome() == Outcome(
-        finished=True, winners=(0,), ranking=((0,), (1,)), scores=(16, 16)
+        finished=True, winners=(0,), ranking=((0,), (1,)), scores=(16, 16), ending="rules"
     )
     assert table.to_act() == frozenset()
     with pytest.raises(GameOver):
@@ -103,7 +103,9 @@ def test_all_islands_equal_is_a_draw() -> None:
     cells = [land(1, 0, day(7)), land(2, 0, day(9)), land(-1, 0, night(10)), land(-2, 0, night(5))]
     table = final_position(cells, night(1))
     play(table, 1, PlayLand(card=night(1), at=Hex(-3, 0)))
-    assert table.outcome() == Outcome(finished=True, ranking=((0, 1),), scores=(16, 16))
+    assert table.outcome() == Outcome(
+        finished=True, ranking=((0, 1),), scores=(16, 16), ending="rules"
+    )
 
 
 def test_compare_pads_missing_islands_with_nothing() -> None:
@@ -205,7 +207,7 @@ def test_the_first_to_reach_200_wins_the_match() -> None:
     events = play(table, 1, PlayLand(card=night(1), at=Hex(-3, 0)))
     assert ended(events).match_over and isinstance(events[-1], GameEnded)
     assert table.outcome() == Outcome(
-        finished=True, winners=(1,), ranking=((1,), (0,)), scores=(166, 204)
+        finished=True, winners=(1,), ranking=((1,), (0,)), scores=(166, 204), ending="rules"
     )
 
 

@@ -1,0 +1,120 @@
+"""The server's own moves: its bots' seats played, timeouts claimed, abandoned games closed.
+
+One background task per process (`run`) looks at the games that are due (`EventStore.due_games`:
+a clock run out, a bot to move, no command for too long) every `interval`; a command or a
+creation that leaves one of the server's bots to move asks for it at once (`nudge`). Safe in
+several processes: every move is appended at the version it was decided on, so of two processes
+attending a game one wins and the other finds that the game has moved on, and leaves it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+
+import msgspec
+import structlog
+from anyio import to_thread
+
+from api.service import GameService
+from eventstore import StreamNotFound, VersionConflict
+from referee.kernel import GameOver, RuleViolation, Seat, Table
+from referee.kernel.bots import play as bot_play
+from referee.kernel.lifecycle import Abandon, ClaimTimeout
+
+DUE_PER_SWEEP = 100  # games looked at per sweep; the next sweep takes the rest
+MOVES_PER_VISIT = 1_000  # the server's moves in a row in one game (bots playing each other)
+
+log = structlog.get_logger("api.sweeper")
+
+
+@dataclass(frozen=True)
+class Move:
+    seat: Seat | None  # None: the referee's own command
+    command: msgspec.Struct
+    version: int  # the version it was decided on
+
+
+class Sweeper:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        interval: float,
+        abandon_after: float,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._service = service
+        self._interval = interval
+        self._abandon_after = abandon_after  # 0: never
+        self._rng = rng or random.Random()
+        self._visits: dict[str, asyncio.Task[int]] = {}
+
+    async def run(self) -> None:
+        """Sweep every `interval` seconds until cancelled."""
+        while True:
+            try:
+                await self.sweep()
+            except Exception:  # the database away, say: the next sweep tries again
+                log.exception("sweep failed")
+            await asyncio.sleep(self._interval)
+
+    async def sweep(self) -> int:
+        """Attend every game that is due now; the number of moves made."""
+        now = self._service.clock()
+        idle_since = now - timedelta(seconds=self._abandon_after) if self._abandon_after else None
+        due = await self._service.due_games(now=now, idle_since=idle_since, limit=DUE_PER_SWEEP)
+        return sum([await self.attend(game_id) for game_id in due])
+
+    def nudge(self, game_id: str, table: Table) -> None:
+        """Play the server's bots in this game now, if one is to move (in the background)."""
+        to_act = table.to_act()
+        if game_id in self._visits or not any(bot.seat in to_act for bot in table.bots):
+            return
+        visit = asyncio.ensure_future(self.attend(game_id))
+        self._visits[game_id] = visit
+        visit.add_done_callback(lambda _: self._visits.pop(game_id, None))
+
+    async def attend(self, game_id: str) -> int:
+        """Make every move the server owes this game now; the number made."""
+        made = 0
+        for _ in range(MOVES_PER_VISIT):
+            move = await self._next_move(game_id)
+            if move is None:
+                break
+            try:
+                await self._service.play(
+                    game_id, move.seat, move.command, expected_version=move.version
+                )
+            except (VersionConflict, GameOver, RuleViolation, StreamNotFound) as error:
+                # Someone else moved first (another process, a player): look again next time.
+                log.info("server move not made", game_id=game_id, reason=type(error).__name__)
+                break
+            made += 1
+        return made
+
+    async def _next_move(self, game_id: str) -> Move | None:
+        """What the server must do in this game now: close it, claim a timeout, or move a bot."""
+        table = await self._service.table(game_id)
+        if table.outcome().finished:
+            return None
+        now = self._service.clock()
+        if self._abandon_after:
+            idle = (now - (await self._service.info(game_id)).updated_at).total_seconds()
+            if idle >= self._abandon_after:
+                return Move(None, Abandon(idle_seconds=round(idle, 3)), table.version)
+        to_act = sorted(table.to_act())
+        if table.clocks is not None:
+            for seat in to_act:
+                if table.clocks.out_of_time(seat, now):
+                    return Move(None, ClaimTimeout(seat=seat), table.version)
+        strategies = {bot.seat: bot.strategy for bot in table.bots}
+        for seat in to_act:
+            if seat in strategies:
+                game, strategy = table.game, strategies[seat]
+                choice = partial(bot_play, game, strategy, table.state, seat, self._rng)
+                return Move(seat, await to_thread.run_sync(choice), table.version)
+        return None
