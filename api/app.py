@@ -127,6 +127,7 @@ def _database(
             if sweeping is not None:
                 sweeping.cancel()
                 await asyncio.gather(sweeping, return_exceptions=True)
+            await sweeper.stop()
             await app.state.hub.stop()
             await pool.close()
 

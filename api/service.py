@@ -47,7 +47,7 @@ from referee.kernel import (
     Table,
     new_seed,
 )
-from referee.kernel.lifecycle import KERNEL_EVENTS, SEAT_COMMANDS, BotSeat, TimeControl
+from referee.kernel.lifecycle import KERNEL_COMMANDS, KERNEL_EVENTS, BotSeat, TimeControl
 from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
 
 Clock = Callable[[], datetime]
@@ -135,7 +135,7 @@ class GameService:
         # with, which need not be its kind's newest.
         self._codecs = {(game.kind, game.version): Codec(game) for game in registry.all_versions()}
         self._command_types = {
-            (game.kind, game.version): frozenset(members(game.command_type)) | set(SEAT_COMMANDS)
+            (game.kind, game.version): frozenset(members(game.command_type)) | set(KERNEL_COMMANDS)
             for game in registry.all_versions()
         }
 

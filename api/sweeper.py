@@ -76,7 +76,20 @@ class Sweeper:
             return
         visit = asyncio.ensure_future(self.attend(game_id))
         self._visits[game_id] = visit
-        visit.add_done_callback(lambda _: self._visits.pop(game_id, None))
+        visit.add_done_callback(partial(self._visited, game_id))
+
+    def _visited(self, game_id: str, visit: asyncio.Task[int]) -> None:
+        self._visits.pop(game_id, None)
+        if not visit.cancelled() and (error := visit.exception()) is not None:
+            # The next sweep finds the game due again (its wake_at has passed).
+            log.error("server moves failed", game_id=game_id, error=repr(error))
+
+    async def stop(self) -> None:
+        """Cancel the visits under way (at shutdown; the games stay due for the next start)."""
+        visits = list(self._visits.values())
+        for visit in visits:
+            visit.cancel()
+        await asyncio.gather(*visits, return_exceptions=True)
 
     async def attend(self, game_id: str) -> int:
         """Make every move the server owes this game now; the number made."""

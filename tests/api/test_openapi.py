@@ -16,7 +16,7 @@ from api.config import Settings
 from api.openapi import openapi_document, render
 from api.unions import members
 from referee.games import REGISTRY
-from referee.kernel import GameCreated, SeedRevealed
+from referee.kernel.lifecycle import SEAT_COMMANDS, KernelEvent
 from tests.api.helpers import Client
 
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"
@@ -77,10 +77,10 @@ def test_unions_have_explicit_discriminators(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
     games = list(REGISTRY)
     expected = {
-        ("CommandRequest", "command"): tags([game.command_type for game in games]),
-        ("EventRecord", "event"): tags(
-            [GameCreated, SeedRevealed, *(game.event_type for game in games)]
+        ("CommandRequest", "command"): tags(
+            [*SEAT_COMMANDS, *(game.command_type for game in games)]
         ),
+        ("EventRecord", "event"): tags([KernelEvent, *(game.event_type for game in games)]),
         ("GameDetail", "view"): tags([game.view_type for game in games]),
         ("StateAt", "view"): tags([game.view_type for game in games]),
         ("CommandResult", "view"): tags([game.view_type for game in games]),
