@@ -9,6 +9,7 @@ it), and the order of the seat's own pile (its owner knows only what is in it).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ from referee.games.big_manitou.data import (
     TileKind,
 )
 from referee.games.big_manitou.evaluation import picks
+from referee.games.big_manitou.events import Pick
 from referee.games.big_manitou.options import Options
 from referee.games.big_manitou.scoring import outcome, victory_points
 from referee.games.big_manitou.stages import playable, stage
@@ -59,7 +61,19 @@ def evaluate(state: State, seat: Seat) -> float:
     seat's lead over the best other player, or the final result."""
     if state.finished:
         return ended(outcome(state).winners, seat)
-    return lead(_booty_taken(state).points(), seat)
+    booty = Booty(
+        hoards=tuple(player.tiles for player in state.players),
+        totem_holder=state.totem_holder,
+        horse_holder=state.horse_holder,
+    )
+    if state.in_hunt:
+        hunt = Hunt(
+            grounds=state.grounds[state.evaluating :],
+            bonus=state.tomahawk_bonus or tuple(counts_of("tomahawk", booty.hoards)),
+            picks=state.picks,
+        )
+        booty = after_the_hunt(booty, hunt)
+    return lead(booty.points(), seat)
 
 
 # -- the hunt's booty in prospect ------------------------------------------------------------------
@@ -92,21 +106,24 @@ class Booty(msgspec.Struct, frozen=True):
         return max(options, key=lambda option: self.after_taking(seat, option).points()[seat])
 
 
-def _booty_taken(state: State) -> Booty:
-    """The booty once every ground not yet evaluated gives its picks as its cards stand now."""
-    booty = Booty(
-        hoards=tuple(player.tiles for player in state.players),
-        totem_holder=state.totem_holder,
-        horse_holder=state.horse_holder,
-    )
-    if not state.in_hunt:
-        return booty
-    bonus = state.tomahawk_bonus or tuple(counts_of("tomahawk", booty.hoards))
-    for index in range(state.evaluating, GROUNDS):
-        ground = state.grounds[index]
-        pending = picks(ground, bonus)
-        if index == state.evaluating and state.picks is not None:
-            pending = state.picks  # the ground being evaluated: the picks still to make
+class Hunt(msgspec.Struct, frozen=True):
+    """The grounds still to evaluate, the Tomahawk bonus they count, and the picks still to make
+    in the first of them when its evaluation has begun."""
+
+    grounds: tuple[Ground, ...]
+    bonus: tuple[int, ...]
+    picks: tuple[Pick, ...] | None
+
+
+# The greedy bot scores each command in several imagined worlds that differ only in hidden
+# cards: the grounds and the tiles held are the same in all of them, so the booty is worked once.
+@functools.lru_cache(maxsize=4096)
+def after_the_hunt(booty: Booty, hunt: Hunt) -> Booty:
+    """The booty once each ground gives its picks as its cards stand now (BM-6)."""
+    for index, ground in enumerate(hunt.grounds):
+        pending = picks(ground, hunt.bonus)
+        if index == 0 and hunt.picks is not None:
+            pending = hunt.picks  # the ground being evaluated: the picks still to make
         tiles = ground.tiles
         for pick in pending:
             taken = booty.best_take(pick.seat, tiles, min(pick.count, len(tiles)))
