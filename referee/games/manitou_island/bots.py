@@ -9,6 +9,7 @@ each specialty space on the board (a card carrying that face) and so which are s
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import cast
@@ -18,16 +19,18 @@ from referee.games.manitou_island.data import (
     LAND_CARD_IDS,
     MATCH_TARGET,
     SPECIALTY_CARDS,
+    Colour,
     Face,
 )
 from referee.games.manitou_island.legal import can_play
 from referee.games.manitou_island.options import Borders, Options, bounded_board
-from referee.games.manitou_island.scoring import game_result, outcome
+from referee.games.manitou_island.scoring import outcome, populations
 from referee.games.manitou_island.state import (
     Cell,
     SpecialtyCardState,
     State,
     board_map,
+    colour_of_team,
     team_of,
 )
 from referee.games.manitou_island.views import CellView, TeamView, View
@@ -60,9 +63,19 @@ def evaluate(state: State, seat: Seat) -> float:
         return ended(outcome(state).winners, seat)
     if not state.hands:  # nothing dealt yet: only the tally so far
         return lead(state.totals, team_of(seat))
-    result = game_result(state, None)
-    tally = tuple(total + score for total, score in zip(state.totals, result.scores, strict=True))
+    colours = (colour_of_team(state, 0), colour_of_team(state, 1))
+    scores = largest_islands(state.board, colours)
+    tally = tuple(total + score for total, score in zip(state.totals, scores, strict=True))
     return lead(tally, team_of(seat))
+
+
+# The greedy bot scores each command in several imagined worlds that differ only in hidden
+# cards: the board is the same in all of them, so its islands are counted once.
+@functools.lru_cache(maxsize=4096)
+def largest_islands(board: tuple[Cell, ...], colours: tuple[Colour, Colour]) -> tuple[int, ...]:
+    """Each team's largest island: what the game adds to its tally if it ends now (MI-6)."""
+    cells = {cell.at: cell for cell in board}
+    return tuple(max(populations(cells, colour), default=0) for colour in colours)
 
 
 # -- the imagined world ---------------------------------------------------------------------------
