@@ -141,7 +141,7 @@ def _dealt(view: BigManitouView, seat: Seat, rng: random.Random) -> State:
     dealt = in_hunt and all(player.has_chosen for player in view.players)
     grounds = tuple(Ground(tiles=g.tiles, cards=g.cards) for g in view.grounds)
     hidden = [
-        _hidden_cards(view, player, grounds, dealt, own=player.seat == seat, rng=rng)
+        _hidden_cards(player, grounds, dealt, own=player.seat == seat, rng=rng)
         for player in view.players
     ]
     return State(
@@ -172,7 +172,6 @@ def _dealt(view: BigManitouView, seat: Seat, rng: random.Random) -> State:
 
 
 def _hidden_cards(
-    view: BigManitouView,
     player: PlayerView,
     grounds: Sequence[Ground],
     dealt: bool,
