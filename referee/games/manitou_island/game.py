@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.games.manitou_island import (
+    bots,
     decide,
     flow,
     legal,
@@ -39,4 +40,6 @@ GAME = WiredGame(
     redact=views.redact,
     outcome=scoring.outcome,
     teams=state.teams,
+    imagine=bots.imagine,
+    evaluate=bots.evaluate,
 )

@@ -1,0 +1,38 @@
+"""What a seat has not seen, dealt at random: the bots' imagined hands and piles.
+
+A bot imagining the hidden part of a game (referee/kernel/bots.py) takes the game's components,
+removes every one its seat can see, and deals the rest into the hidden places at random. The
+randomness is the bot's own (`random.Random`), never the game's `Chance`: an imagined deal is a
+guess, not a draw any third party must re-derive, so it does not start from a canonical order
+(which is why this is not `piles.py`, whose shuffles are the referee's).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TypeVar
+
+from referee.kernel.piles import without
+
+T = TypeVar("T", bound=Hashable)
+
+
+def deal_unseen(
+    components: Sequence[T], seen: Iterable[T], sizes: Sequence[int], rng: random.Random
+) -> list[tuple[T, ...]]:
+    """`components` less those `seen`, shuffled and dealt into places of the given `sizes`.
+
+    The sizes must hold every unseen component exactly: a guess that lost or invented one would
+    not be a state the rules can play on.
+    """
+    unseen = list(without(tuple(components), seen))
+    if sum(sizes) != len(unseen) or any(size < 0 for size in sizes):
+        raise ValueError(f"{len(unseen)} unseen components do not fill places of sizes {sizes}")
+    rng.shuffle(unseen)
+    places = []
+    start = 0
+    for size in sizes:
+        places.append(tuple(unseen[start : start + size]))
+        start += size
+    return places
