@@ -16,16 +16,18 @@ an event: read again, open again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import httpx
 import msgspec
 
-from api.sse import messages
+from api.sse import Message, messages
 from referee.games import REGISTRY
 from referee.kernel import Outcome, Seat
 from referee.kernel.bots import CANDIDATES, BotGame, Strategy, choose
@@ -62,6 +64,15 @@ class _Seen(msgspec.Struct, frozen=True, kw_only=True):
     to_act: list[int]
     outcome: Outcome
     seat: int | None
+    view: msgspec.Raw
+
+
+class _Played(msgspec.Struct, frozen=True, kw_only=True):
+    """What the bot reads of a command's answer (`CommandResult`): where the game now stands."""
+
+    version: int
+    to_act: list[int]
+    outcome: Outcome
     view: msgspec.Raw
 
 
@@ -128,6 +139,7 @@ class _Bot:
         self._patience = patience
         self._reached = False  # a first request that cannot connect is an error at once
         self._sent = 0
+        self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
 
     async def play(self) -> Summary:
         seen = await self._read()
@@ -136,16 +148,20 @@ class _Bot:
         if seat is None:  # cannot happen with a token, but then the bot has no seat
             raise BotError("the server answered a spectator's view: this token names no seat")
         refusals = 0
-        while not seen.outcome.finished:
-            if seat not in seen.to_act:
-                await self._wait(after=seen.version)
-            elif await self._take_turn(game, seen, seat):
-                refusals = 0
-            else:
-                refusals += 1
-                if refusals > MAX_REFUSALS:
-                    raise BotError(f"the game moved under each of {refusals} commands in a row")
-            seen = await self._read()
+        try:
+            while not seen.outcome.finished:
+                if seat not in seen.to_act:
+                    await self._stream.wait(after=seen.version)
+                    seen = await self._read()
+                elif played := await self._take_turn(game, seen, seat):
+                    refusals, seen = 0, played  # the answer says where the game now stands
+                else:
+                    refusals += 1
+                    if refusals > MAX_REFUSALS:
+                        raise BotError(f"the game moved under each of {refusals} commands")
+                    seen = await self._read()
+        finally:
+            await self._stream.close()
         return Summary(self._game_id, seen.kind, seat, seen.outcome, seen.version, self._sent)
 
     # -- reading --------------------------------------------------------------------------------
@@ -187,12 +203,12 @@ class _Bot:
 
     # -- playing --------------------------------------------------------------------------------
 
-    async def _take_turn(self, game: _Game, seen: _Seen, seat: Seat) -> bool:
-        """Choose and send a command; False when the game moved first (read again, decide
-        again)."""
+    async def _take_turn(self, game: _Game, seen: _Seen, seat: Seat) -> _Seen | None:
+        """Choose and send a command: the game as it then stands, or None when it moved first
+        (read again, decide again)."""
         legal = await self._legal(game, seen)
         if legal is None:
-            return False
+            return None
         command = choose(game.rules, self._strategy, game.view(seen.view), legal, seat, self._rng)
         body = msgspec.json.encode({"command": command, "expected_version": seen.version})
         # One key per decision: a retry after a lost answer is answered the first result.
@@ -206,35 +222,16 @@ class _Bot:
             moved_ok=True,
         )
         if response.status_code != 200:
-            return False
+            return None
         self._sent += 1
-        return True
-
-    # -- waiting --------------------------------------------------------------------------------
-
-    async def _wait(self, after: int) -> None:
-        """Until an event past `after` is sent, the game ends or the stream drops: the caller
-        reads the game again whichever it was, so a turn is never missed."""
-        headers = {**self._auth, "Last-Event-ID": str(after)}
-        timeout = httpx.Timeout(REQUEST_SECONDS, read=STREAM_IDLE_SECONDS)
-        try:
-            async with self._client.stream(
-                "GET", f"{self._path}/events/stream", headers=headers, timeout=timeout
-            ) as response:
-                if response.status_code == 204:  # over, and every event sent
-                    return
-                if response.status_code in UNAVAILABLE:
-                    await asyncio.sleep(STREAM_RETRY_SECONDS)
-                    return
-                if response.status_code != 200:
-                    await response.aread()
-                    raise _refused(response, "open the event stream")
-                async for message in messages(response):
-                    if message.id is not None or message.event == "end":
-                        return
-        except httpx.TransportError:
-            pass  # dropped, or silent past STREAM_IDLE_SECONDS: read again and reopen
-        await asyncio.sleep(STREAM_RETRY_SECONDS)
+        played = _decode(response, _Played, "a command's result")
+        return msgspec.structs.replace(
+            seen,
+            version=played.version,
+            to_act=played.to_act,
+            outcome=played.outcome,
+            view=played.view,
+        )
 
     # -- requests -------------------------------------------------------------------------------
 
@@ -278,6 +275,61 @@ class _Bot:
                 raise BotError(f"lost {where} for {self._patience:g} s: {trouble}")
             await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
         raise AssertionError("unreachable")  # itertools.count() never ends
+
+
+class _Stream:
+    """The game's event stream, kept open from one wait to the next (the seat's token in a
+    header: tickets are for browsers, whose EventSource cannot send one)."""
+
+    def __init__(self, client: httpx.AsyncClient, path: str, auth: dict[str, str]) -> None:
+        self._client = client
+        self._path = path
+        self._auth = auth
+        self._open: contextlib.AsyncExitStack | None = None
+        self._messages: AsyncIterator[Message] | None = None
+
+    async def wait(self, after: int) -> None:
+        """Until an event past `after` is sent, the game ends or the stream drops: the caller
+        reads the game again whichever it was, so a turn is never missed. Events up to
+        `after` (the bot's own, those it read already) are passed over."""
+        try:
+            if self._messages is None and not await self._connect(after):
+                return
+            assert self._messages is not None
+            async for message in self._messages:
+                if message.event == "end" or int(message.id or 0) > after:
+                    return
+        except httpx.TransportError:
+            pass  # dropped, or silent past STREAM_IDLE_SECONDS
+        # The stream ended: read again, and reopen after what that read saw.
+        await self.close()
+        await asyncio.sleep(STREAM_RETRY_SECONDS)
+
+    async def _connect(self, after: int) -> bool:
+        """Open the stream after `after` (`Last-Event-ID`, so that nothing since that version
+        is missed); False when there is nothing to wait for, or the server is not there."""
+        headers = {**self._auth, "Last-Event-ID": str(after)}
+        timeout = httpx.Timeout(REQUEST_SECONDS, read=STREAM_IDLE_SECONDS)
+        self._open = contextlib.AsyncExitStack()
+        response = await self._open.enter_async_context(
+            self._client.stream("GET", self._path, headers=headers, timeout=timeout)
+        )
+        if response.status_code == 200:
+            self._messages = messages(response)
+            return True
+        if response.status_code not in (204, *UNAVAILABLE):  # 204: over, every event sent
+            await response.aread()
+            await self.close()
+            raise _refused(response, "open the event stream")
+        await self.close()
+        if response.status_code != 204:
+            await asyncio.sleep(STREAM_RETRY_SECONDS)
+        return False
+
+    async def close(self) -> None:
+        if self._open is not None:
+            await self._open.aclose()
+        self._open, self._messages = None, None
 
 
 @dataclass(frozen=True)
