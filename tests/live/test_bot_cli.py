@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
-from api.botclient import Summary, play_seat
+from api.botclient import FIRST_PAGE, GREEDY_READ, Summary, _Bot, _game, play_seat
 from referee.games import REGISTRY
-from referee.kernel.bots import Strategy
+from referee.kernel.bots import CANDIDATES, Strategy
 from tests.servers import TEST_SEED_KEYS, Server, free_port, stop_server, wait_until_ready
 
 KINDS = [game.kind for game in REGISTRY]
@@ -79,9 +80,10 @@ class Game:
     tokens: list[str]  # by seat
 
 
-def create(url: str, kind: str, seats: int | None = None) -> Game:
+def create(url: str, kind: str, seats: int | None = None, **options: object) -> Game:
     seats = seats or REGISTRY[kind].min_seats
-    created = httpx.post(f"{url}/v1/games", json={"kind": kind, "seats": seats}, timeout=30)
+    request = {"kind": kind, "seats": seats, "options": options}
+    created = httpx.post(f"{url}/v1/games", json=request, timeout=30)
     assert created.status_code == 201, created.text
     body = created.json()
     tokens = [item["token"] for item in sorted(body["seat_tokens"], key=lambda t: t["seat"])]
@@ -186,7 +188,8 @@ def finish_bots(url: str, game: Game, bots: list[subprocess.Popen[str]]) -> None
 
 
 def test_the_referee_bot_command_plays_a_seat_each(server: Server) -> None:
-    game = create(server.url, "coyote", seats=4)
+    """Coyote with the Shaman variant: lists of thousands of commands, read one at random."""
+    game = create(server.url, "coyote", seats=4, shaman=True)
     finish_bots(server.url, game, start_bots(server.url, game))
 
 
@@ -261,3 +264,44 @@ def test_bots_play_on_through_a_server_restart(
                 bot.kill()
         if second is not None:
             stop_server(second)
+
+
+def every_legal_command(url: str, game: Game, seat: int) -> tuple[int, list[Any]]:
+    """The seat's whole list of legal commands now (JSON), read page by page; its version."""
+    auth = {"Authorization": f"Bearer {game.tokens[seat]}"}
+    listed: list[Any] = []
+    while True:
+        page = httpx.get(
+            f"{url}/v1/games/{game.game_id}/legal-commands",
+            params={"offset": len(listed), "limit": 1000},
+            headers=auth,
+            timeout=30,
+        ).json()
+        listed += page["commands"]
+        if len(listed) >= page["total"]:
+            return page["version"], listed
+
+
+@pytest.mark.parametrize("shaman", [False, True])
+async def test_a_greedy_bot_reads_what_it_weighs(server: Server, shaman: bool) -> None:
+    """What a greedy bot chooses from: the whole list up to GREEDY_READ, else CANDIDATES of
+    its commands at random, in the list's order (greedy weighs no more). Coyote's first bid
+    has hundreds of commands, or thousands with the Shaman variant."""
+    game = create(server.url, "coyote", shaman=shaman)
+    seat = httpx.get(f"{server.url}/v1/games/{game.game_id}").json()["to_act"][0]
+    version, listed = every_legal_command(server.url, game, seat)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+        bot = _Bot(client, game.game_id, game.tokens[seat], "greedy", random.Random(7), 30)
+        seen = await bot._read()
+        assert seen.version == version
+        read = await bot._legal(_game(seen), seen)
+    assert read is not None
+    encoded = [msgspec.json.decode(msgspec.json.encode(command)) for command in read]
+    if len(listed) <= GREEDY_READ:
+        assert encoded == listed
+    else:
+        assert len(encoded) == CANDIDATES
+        positions = [listed.index(command) for command in encoded]
+        assert positions == sorted(set(positions))  # distinct, in the list's order
+    # Each way was taken: more than a first page read, and more than greedy reads whole.
+    assert len(listed) > FIRST_PAGE and (len(listed) > GREEDY_READ) == shaman, len(listed)
