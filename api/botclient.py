@@ -7,10 +7,11 @@ on the game's event stream for the next event, then reads the game again. The re
 object serves only to decode the view and the commands into the game's own types and to choose:
 the bot knows nothing its seat could not learn from the API.
 
-Nothing is missed: every decision starts from a fresh read of the game, and the stream is
-opened after the version that read saw (`Last-Event-ID`), so an event that lands between the
-read and the stream's opening is the stream's first message. A dropped stream is the same as
-an event: read again, open again.
+Nothing is missed: each decision starts from where the server last said the game stands (a
+read, or the answer to the bot's own command). The stream, kept open from one wait to the next,
+was opened after a version the bot knew (`Last-Event-ID`), so every event since is on it, and
+a wait ends at the first one past the version the bot knows. A dropped stream is the same as an
+event: read again, open again after that read.
 """
 
 from __future__ import annotations
