@@ -1,4 +1,5 @@
-"""The `referee` command line: serve the API, apply migrations, export the OpenAPI document.
+"""The `referee` command line: serve the API, apply migrations, export the OpenAPI document,
+verify a bundle, play a seat as a bot (`api/botclient.py`).
 
 Without `REFEREE_DATABASE_URL`, `serve` and `migrate` start the embedded PostgreSQL in
 `REFEREE_DATA_DIR` (default `./.referee-data`), which also works as root; it comes with the
@@ -15,6 +16,7 @@ import asyncio
 import dataclasses
 import math
 import os
+import random
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -29,6 +31,7 @@ from api.config import Settings, SettingsError
 from api.verify import cli as verify_cli
 from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys
 from eventstore.types import StoreError
+from referee.kernel.bots import STRATEGIES
 
 log = structlog.get_logger("api.cli")
 
@@ -86,6 +89,30 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify_cli.add_arguments(verify)
     verify.set_defaults(run=verify_cli.run)
+
+    bot = commands.add_parser("bot", help="play one seat of a game over HTTP, to its end")
+    bot.add_argument("--game", required=True, metavar="ID", help="the game's id")
+    bot.add_argument(
+        "--token",
+        default=os.environ.get("REFEREE_BOT_TOKEN"),
+        required="REFEREE_BOT_TOKEN" not in os.environ,
+        metavar="T",
+        help="the seat's token (or REFEREE_BOT_TOKEN: an argument shows in the process list)",
+    )
+    bot.add_argument(
+        "--strategy", choices=STRATEGIES, default="random", help="how it plays (default random)"
+    )
+    bot.add_argument(
+        "--url", default="http://127.0.0.1:8000", help="the API (default http://127.0.0.1:8000)"
+    )
+    bot.add_argument("--seed", help="seed its choices, to replay them (default: at random)")
+    bot.add_argument(
+        "--patience",
+        type=float,
+        metavar="SECONDS",
+        help="how long to wait for a server it lost mid-game, before giving up",
+    )
+    bot.set_defaults(run=_bot)
     return parser
 
 
@@ -144,6 +171,25 @@ def _serve(args: argparse.Namespace) -> int:
         log.info("stopped", signal=stopped.signal_name)
     except (NoDatabaseError, *_SETUP_ERRORS) as error:
         return _refused("serve", error)
+    return 0
+
+
+def _bot(args: argparse.Namespace) -> int:
+    """Play to the end; print how it ended for the seat (exit 0), or why it stopped (exit 1)."""
+    # Imported here: the HTTP client is for this command alone.
+    from api.botclient import PATIENCE_SECONDS, BotError, run
+
+    rng = random.Random(args.seed)
+    patience = PATIENCE_SECONDS if args.patience is None else args.patience
+    try:
+        summary = run(args.url, args.game, args.token, args.strategy, rng, patience)
+    except BotError as error:
+        print(f"referee bot: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("referee bot: interrupted", file=sys.stderr)
+        return 130
+    print(summary.line())
     return 0
 
 

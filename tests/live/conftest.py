@@ -1,4 +1,5 @@
-"""Two real `referee serve` processes on the test run's database, and an SSE reader.
+"""Two real `referee serve` processes on the test run's database, and the SSE reader
+(`api.sse`, which `referee bot` uses too).
 
 The processes differ in one setting: the `reader` sends heartbeats once an hour, so a stream it
 serves can only be woken by the database's notifications; the `writer` sends them twice a
@@ -8,41 +9,13 @@ second. Their logs are kept, to be searched for secrets.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 
 import httpx
 import pytest
 
+from api.sse import Message as Message  # the live tests read streams with it
+from api.sse import messages as messages
 from tests.servers import Server, start_server, stop_server
-
-
-@dataclass
-class Message:
-    """One Server-Sent Events message: the fields it had, and its comment lines."""
-
-    id: str | None = None
-    event: str | None = None
-    data: str | None = None
-    retry: str | None = None
-    comments: list[str] = field(default_factory=list)
-
-
-async def messages(response: httpx.Response) -> AsyncIterator[Message]:
-    """The messages of an event stream, as an EventSource parses them."""
-    message = Message()
-    async for line in response.aiter_lines():
-        if not line:
-            yield message
-            message = Message()
-        elif line.startswith(":"):
-            message.comments.append(line[1:].strip())
-        else:
-            name, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if name == "data":
-                message.data = value if message.data is None else f"{message.data}\n{value}"
-            elif name in ("id", "event", "retry"):
-                setattr(message, name, value)
 
 
 @pytest.fixture(scope="session")

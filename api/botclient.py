@@ -1,0 +1,417 @@
+"""`referee bot`: one seat of a game, played over HTTP with nothing but the public API.
+
+The bot reads the game as its seat sees it (`GET /v1/games/{id}` with the seat's token), and
+when its seat is to act reads the legal commands, lets `referee.kernel.bots.choose` pick one
+and sends it with the version it saw and an Idempotency-Key. When it is not its turn it waits
+on the game's event stream for the next event, then reads the game again. The registry's game
+object serves only to decode the view and the commands into the game's own types and to choose:
+the bot knows nothing its seat could not learn from the API.
+
+Nothing is missed: each decision starts from where the server last said the game stands (a
+read, or the answer to the bot's own command). The stream, kept open from one wait to the next,
+was opened after a version the bot knew (`Last-Event-ID`), so every event since is on it, and
+a wait ends at the first one past the version the bot knows. A dropped stream is the same as an
+event: read again, open again after that read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import random
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import httpx
+import msgspec
+
+from api.sse import Message, messages
+from referee.games import REGISTRY
+from referee.kernel import Outcome, Seat
+from referee.kernel.bots import CANDIDATES, BotGame, Strategy, choose
+from referee.kernel.registry import UnknownKind, UnknownRulesVersion
+
+PAGE = 1000  # the API's largest page of legal commands
+FIRST_PAGE = 100  # most lists fit in it: one read; past it, the total says what to read next
+GREEDY_READ = 2 * PAGE  # greedy reads a whole list this long; past it, a sample of CANDIDATES
+MAX_REFUSALS = 5  # the game moved under the bot this many times in a row: something is wrong
+REQUEST_SECONDS = 30.0
+# A stream silent this long (the server's heartbeats default to 15 s) is taken for dead: the
+# bot reads the game again and opens another.
+STREAM_IDLE_SECONDS = 60.0
+STREAM_RETRY_SECONDS = 1.0  # the pause after a dropped stream, as the server's `retry` asks
+PATIENCE_SECONDS = 30.0  # how long the bot waits for a server it has lost (a restart)
+BACKOFF_SECONDS = (0.2, 0.5, 1.0, 2.0)  # between retries of a failed request, then the last
+UNAVAILABLE = frozenset({502, 503, 504})  # a server restarting or full: retried, as a dropped one
+MOVED = frozenset({"version-conflict", "concurrent-update", "rule-violation", "game-over"})
+
+
+T = TypeVar("T")
+
+
+class BotError(Exception):
+    """Why the bot stopped, in one line for the person who started it."""
+
+
+class _Seen(msgspec.Struct, frozen=True, kw_only=True):
+    """What the bot reads of a game (`GameDetail`); the view is decoded once the kind is known."""
+
+    kind: str
+    rules_version: str
+    version: int
+    to_act: list[int]
+    outcome: Outcome
+    seat: int | None
+    view: msgspec.Raw
+
+
+class _Played(msgspec.Struct, frozen=True, kw_only=True):
+    """What the bot reads of a command's answer (`CommandResult`): where the game now stands."""
+
+    version: int
+    to_act: list[int]
+    outcome: Outcome
+    view: msgspec.Raw
+
+
+class _LegalPage(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    total: int
+    commands: list[msgspec.Raw]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How the game ended for the bot's seat."""
+
+    game_id: str
+    kind: str
+    seat: Seat
+    outcome: Outcome
+    version: int
+    commands_sent: int
+
+    def line(self) -> str:
+        winners = ", ".join(map(str, self.outcome.winners)) or "none"
+        place = next(
+            (i + 1 for i, group in enumerate(self.outcome.ranking) if self.seat in group), None
+        )
+        placed = "" if place is None else f", place {place} of {len(self.outcome.ranking)}"
+        result = "won" if self.seat in self.outcome.winners else "lost"
+        return (
+            f"{self.kind} game {self.game_id}: seat {self.seat} {result} (winners: {winners}"
+            f"{placed}); {self.commands_sent} commands sent, {self.version} events"
+        )
+
+
+async def play_seat(
+    url: str,
+    game_id: str,
+    token: str,
+    strategy: Strategy,
+    rng: random.Random,
+    *,
+    patience: float = PATIENCE_SECONDS,
+) -> Summary:
+    """Play the seat of `token` until the game is over. Raises BotError."""
+    async with httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as client:
+        return await _Bot(client, game_id, token, strategy, rng, patience).play()
+
+
+class _Bot:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        game_id: str,
+        token: str,
+        strategy: Strategy,
+        rng: random.Random,
+        patience: float,
+    ) -> None:
+        self._client = client
+        self._path = f"/v1/games/{game_id}"
+        self._game_id = game_id
+        self._auth = {"Authorization": f"Bearer {token}"}
+        self._strategy = strategy
+        self._rng = rng
+        self._patience = patience
+        self._reached = False  # a first request that cannot connect is an error at once
+        self._sent = 0
+        self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
+
+    async def play(self) -> Summary:
+        seen = await self._read()
+        game = _game(seen)
+        seat = seen.seat
+        if seat is None:  # cannot happen with a token, but then the bot has no seat
+            raise BotError("the server answered a spectator's view: this token names no seat")
+        refusals = 0
+        try:
+            while not seen.outcome.finished:
+                if seat not in seen.to_act:
+                    await self._stream.wait(after=seen.version)
+                    seen = await self._read()
+                elif played := await self._take_turn(game, seen, seat):
+                    refusals, seen = 0, played  # the answer says where the game now stands
+                else:
+                    refusals += 1
+                    if refusals > MAX_REFUSALS:
+                        raise BotError(f"the game moved under each of {refusals} commands")
+                    seen = await self._read()
+        finally:
+            await self._stream.close()
+        return Summary(self._game_id, seen.kind, seat, seen.outcome, seen.version, self._sent)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    async def _read(self) -> _Seen:
+        response = await self._request("GET", self._path, "read the game")
+        return _decode(response, _Seen, "a game")
+
+    async def _legal(self, game: _Game, seen: _Seen) -> list[msgspec.Struct] | None:
+        """The commands to choose from, or None when the game moved while they were read.
+
+        The whole list when it is short. A random bot needs one command, drawn uniformly: the
+        total and one read at a random offset (a Coyote list can hold ~14,000 commands). A
+        greedy bot weighs at most CANDIDATES commands: the whole list up to GREEDY_READ, past
+        it CANDIDATES at random positions, in the list's order, as its own sample would be.
+        """
+        first = await self._legal_page(game, 0, FIRST_PAGE)
+        total = first.total
+        if total <= len(first.commands):
+            pages = [first]
+        elif self._strategy == "random":
+            pages = [await self._legal_page(game, self._rng.randrange(total), 1)]
+        elif total <= GREEDY_READ:
+            rest = range(len(first.commands), total, PAGE)
+            pages = [first, *[await self._legal_page(game, offset, PAGE) for offset in rest]]
+        else:
+            sample = sorted(self._rng.sample(range(total), CANDIDATES))
+            pages = [await self._legal_page(game, offset, 1) for offset in sample]
+        if any(page.version != seen.version or page.total != total for page in pages):
+            return None
+        return [game.command(raw) for page in pages for raw in page.commands] or None
+
+    async def _legal_page(self, game: _Game, offset: int, limit: int) -> _LegalPage:
+        params = {"offset": offset, "limit": limit}
+        response = await self._request(
+            "GET", f"{self._path}/legal-commands", "read the legal commands", params=params
+        )
+        return _decode(response, _LegalPage, "a page of legal commands")
+
+    # -- playing --------------------------------------------------------------------------------
+
+    async def _take_turn(self, game: _Game, seen: _Seen, seat: Seat) -> _Seen | None:
+        """Choose and send a command: the game as it then stands, or None when it moved first
+        (read again, decide again)."""
+        legal = await self._legal(game, seen)
+        if legal is None:
+            return None
+        command = choose(game.rules, self._strategy, game.view(seen.view), legal, seat, self._rng)
+        body = msgspec.json.encode({"command": command, "expected_version": seen.version})
+        # One key per decision: a retry after a lost answer is answered the first result.
+        headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
+        response = await self._request(
+            "POST",
+            f"{self._path}/commands",
+            "send a command",
+            content=body,
+            headers=headers,
+            moved_ok=True,
+        )
+        if response.status_code != 200:
+            return None
+        self._sent += 1
+        played = _decode(response, _Played, "a command's result")
+        return msgspec.structs.replace(
+            seen,
+            version=played.version,
+            to_act=played.to_act,
+            outcome=played.outcome,
+            view=played.view,
+        )
+
+    # -- requests -------------------------------------------------------------------------------
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        action: str,
+        *,
+        moved_ok: bool = False,
+        **options: Any,
+    ) -> httpx.Response:
+        """A request with the seat's token, retried while the server is out of reach (each
+        retry sends the same request: a command's Idempotency-Key makes that safe). A refusal
+        raises BotError; with `moved_ok`, a refusal because the game moved is answered."""
+        options["headers"] = {**self._auth, **options.get("headers", {})}
+        response = await self._patiently(method, path, options)
+        if response.is_success or (moved_ok and _problem_type(response) in MOVED):
+            return response
+        raise _refused(response, action)
+
+    async def _patiently(self, method: str, path: str, options: dict[str, Any]) -> httpx.Response:
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None
+        where = self._client.base_url
+        for attempt in itertools.count():
+            try:
+                response = await self._client.request(method, path, **options)
+                if response.status_code not in UNAVAILABLE:
+                    self._reached = True
+                    return response
+                trouble = f"{response.status_code} {_detail(response)}"
+            except httpx.TransportError as error:
+                if not self._reached:  # a wrong URL or a server not started: say so at once
+                    raise BotError(
+                        f"cannot reach {self._client.base_url}: {_said(error)}"
+                    ) from None
+                trouble = _said(error)
+            deadline = deadline or loop.time() + self._patience
+            if loop.time() >= deadline:
+                raise BotError(f"lost {where} for {self._patience:g} s: {trouble}")
+            await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
+        raise AssertionError("unreachable")  # itertools.count() never ends
+
+
+class _Stream:
+    """The game's event stream, kept open from one wait to the next (the seat's token in a
+    header: tickets are for browsers, whose EventSource cannot send one)."""
+
+    def __init__(self, client: httpx.AsyncClient, path: str, auth: dict[str, str]) -> None:
+        self._client = client
+        self._path = path
+        self._auth = auth
+        self._open: contextlib.AsyncExitStack | None = None
+        self._messages: AsyncIterator[Message] | None = None
+
+    async def wait(self, after: int) -> None:
+        """Until an event past `after` is sent, the game ends or the stream drops: the caller
+        reads the game again whichever it was, so a turn is never missed. Events up to
+        `after` (the bot's own, those it read already) are passed over."""
+        try:
+            if self._messages is None and not await self._connect(after):
+                return
+            assert self._messages is not None
+            async for message in self._messages:
+                if message.event == "end" or int(message.id or 0) > after:
+                    return
+        except httpx.TransportError:
+            pass  # dropped, or silent past STREAM_IDLE_SECONDS
+        # The stream ended: read again, and reopen after what that read saw.
+        await self.close()
+        await asyncio.sleep(STREAM_RETRY_SECONDS)
+
+    async def _connect(self, after: int) -> bool:
+        """Open the stream after `after` (`Last-Event-ID`, so that nothing since that version
+        is missed); False when there is nothing to wait for, or the server is not there."""
+        headers = {**self._auth, "Last-Event-ID": str(after)}
+        timeout = httpx.Timeout(REQUEST_SECONDS, read=STREAM_IDLE_SECONDS)
+        self._open = contextlib.AsyncExitStack()
+        response = await self._open.enter_async_context(
+            self._client.stream("GET", self._path, headers=headers, timeout=timeout)
+        )
+        if response.status_code == 200:
+            self._messages = messages(response)
+            return True
+        if response.status_code not in (204, *UNAVAILABLE):  # 204: over, every event sent
+            await response.aread()
+            await self.close()
+            raise _refused(response, "open the event stream")
+        await self.close()
+        if response.status_code != 204:
+            await asyncio.sleep(STREAM_RETRY_SECONDS)
+        return False
+
+    async def close(self) -> None:
+        if self._open is not None:
+            await self._open.aclose()
+        self._open, self._messages = None, None
+
+
+@dataclass(frozen=True)
+class _Game:
+    """The game's rules, for `choose` and to decode what the API answers into its types."""
+
+    rules: BotGame
+    view_decoder: msgspec.json.Decoder[Any]
+    command_decoder: msgspec.json.Decoder[Any]
+
+    def view(self, raw: msgspec.Raw) -> msgspec.Struct:
+        view: msgspec.Struct = self.view_decoder.decode(raw)
+        return view
+
+    def command(self, raw: msgspec.Raw) -> msgspec.Struct:
+        command: msgspec.Struct = self.command_decoder.decode(raw)
+        return command
+
+
+def _game(seen: _Seen) -> _Game:
+    try:
+        rules = REGISTRY.rules(seen.kind, seen.rules_version)
+    except (UnknownKind, UnknownRulesVersion):
+        raise BotError(
+            f"this bot does not know {seen.kind} under rules {seen.rules_version}"
+        ) from None
+    return _Game(
+        # Every registered game has the bots' two fields (referee/kernel/wiring.py).
+        cast(BotGame, rules),
+        msgspec.json.Decoder(rules.view_type),
+        msgspec.json.Decoder(rules.command_type),
+    )
+
+
+def _decode(response: httpx.Response, into: type[T], what: str) -> T:
+    """The answer as the bot reads it; an answer of something else than this API is an error."""
+    try:
+        return msgspec.json.decode(response.content, type=into)
+    except msgspec.DecodeError as error:  # ValidationError included
+        raise BotError(f"{response.url} did not answer {what}: {error}") from None
+
+
+def _refused(response: httpx.Response, action: str) -> BotError:
+    status = response.status_code
+    reason = {
+        401: "the token is not a seat token of this game",
+        403: "the token belongs to another game",
+        404: "no such game",
+    }.get(status, _problem_type(response) or response.reason_phrase)
+    return BotError(f"could not {action}: {status} {reason} ({_detail(response)})")
+
+
+def _problem(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body = msgspec.json.decode(response.content)
+    except msgspec.DecodeError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _problem_type(response: httpx.Response) -> str:
+    """The RFC 9457 problem's type, without its `urn:referee:problem:` prefix."""
+    return str(_problem(response).get("type", "")).rpartition(":")[2]
+
+
+def _detail(response: httpx.Response) -> str:
+    detail = _problem(response).get("detail") or response.text[:200] or response.reason_phrase
+    return " ".join(str(detail).split())  # one line
+
+
+def _said(error: Exception) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def run(
+    url: str,
+    game_id: str,
+    token: str,
+    strategy: Strategy,
+    rng: random.Random,
+    patience: float = PATIENCE_SECONDS,
+) -> Summary:
+    """`play_seat` from synchronous code (the command line)."""
+    return asyncio.run(play_seat(url, game_id, token, strategy, rng, patience=patience))
