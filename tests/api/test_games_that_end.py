@@ -49,10 +49,8 @@ class Timed:
         return sweeper
 
 
-@pytest.fixture(scope="module")
-async def timed(settings: Settings) -> AsyncIterator[Timed]:
+async def timed_app(settings: Settings, clock: SetClock) -> AsyncIterator[Timed]:
     """An app of its own, on the test's clock, whose sweeper runs only when the test says."""
-    clock = SetClock()
     own = dataclasses.replace(
         settings, sweep_interval_seconds=0, abandon_after_seconds=ABANDON_AFTER
     )
@@ -60,6 +58,22 @@ async def timed(settings: Settings) -> AsyncIterator[Timed]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             yield Timed(client, clock, app)
+
+
+CLOCK = SetClock()  # one time for the two apps below: two processes on synchronised clocks
+
+
+@pytest.fixture(scope="module")
+async def timed(settings: Settings) -> AsyncIterator[Timed]:
+    async for app in timed_app(settings, CLOCK):
+        yield app
+
+
+@pytest.fixture(scope="module")
+async def other_timed(settings: Settings) -> AsyncIterator[Timed]:
+    """A second process on the same database and clock, with its own caches and sweeper."""
+    async for app in timed_app(settings, CLOCK):
+        yield app
 
 
 async def audited(client: Client, game: Game) -> dict[str, Any]:
@@ -160,6 +174,18 @@ async def test_the_sweeper_claims_for_the_referee(timed: Timed) -> None:
     events = (await client.get(f"{game.url}/events")).json()["events"]
     claimed = [e for e in events if e["event"]["type"] == "game.timed-out"]
     assert len(claimed) == 1 and claimed[0]["seat"] is None  # the referee's own command
+    await audited(client, game)
+
+
+async def test_two_processes_sweeping_at_once_claim_once(timed: Timed, other_timed: Timed) -> None:
+    client = timed.client
+    game = await create_game(client, "big-manitou", seats=3, time_control={"per_move_seconds": 5})
+    await other_timed.client.get(game.url)  # the other process has the game in its cache too
+    timed.clock.advance(5)
+    await asyncio.gather(timed.sweeper.sweep(), other_timed.sweeper.sweep())
+    events = (await client.get(f"{game.url}/events", params={"limit": 1000})).json()["events"]
+    timed_out = [e["event"]["seat"] for e in events if e["event"]["type"] == "game.timed-out"]
+    assert len(timed_out) == len(set(timed_out)) >= 1, timed_out  # each seat claimed once
     await audited(client, game)
 
 
