@@ -54,16 +54,19 @@ class BotGame(Protocol):
 def choose(
     game: BotGame,
     strategy: Strategy,
-    view: msgspec.Struct,
+    view: msgspec.Struct | None,
     legal: Sequence[msgspec.Struct],
     seat: Seat,
     rng: random.Random,
 ) -> msgspec.Struct:
-    """The command a bot of `strategy` sends, from what the seat knows."""
+    """The command a bot of `strategy` sends, from what the seat knows (the random bot needs
+    only the legal commands: its view may be None)."""
     if not legal:
         raise ValueError("a bot is asked to play with no legal command")
     if strategy == "random":
         return legal[rng.randrange(len(legal))]
+    if view is None:
+        raise ValueError("a greedy bot needs the seat's view")
     return greedy(game, view, legal, seat, rng)
 
 

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 
 from eventstore import open_store
 from eventstore.embedded import start_embedded, stop_embedded
 from referee.games import REGISTRY
 from referee.kernel import Codec, Played, Table
+from referee.kernel.bots import choose
 from tests.bench.store_bench import BENCH_KEYS, bench_login, measure_direct_appends
 
 CHALLENGE_ODDS = 0.3  # keeps Coyote rounds short, as real players do
@@ -72,11 +74,15 @@ async def wait_ready(client: httpx.AsyncClient, seconds: float = 30.0) -> None:
     raise RuntimeError("the server did not become ready")
 
 
-def pick(commands: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def pick(kind: str, commands: list[dict[str, Any]], seat: int, rng: random.Random) -> Any:
+    """The kernel's random bot (referee/kernel/bots.py) on the page of legal commands; a
+    Coyote challenge more often than at random, so that games end and new ones start."""
     challenges = [c for c in commands if c["type"].endswith(".challenge")]
     if challenges and rng.random() < CHALLENGE_ODDS:
         return challenges[0]
-    return rng.choice(commands)
+    game = REGISTRY[kind]
+    legal = [msgspec.convert(command, game.command_type) for command in commands]
+    return msgspec.to_builtins(choose(game, "random", None, legal, seat, rng))
 
 
 async def play_games(
@@ -97,7 +103,7 @@ async def play_games(
             page = await client.get(
                 f"/v1/games/{created['game_id']}/legal-commands", params={"limit": 20}, headers=auth
             )
-            command = pick(page.json()["commands"], rng)
+            command = pick(kind, page.json()["commands"], seat, rng)
             started = time.perf_counter()
             answer = await client.post(
                 f"/v1/games/{created['game_id']}/commands", json={"command": command}, headers=auth
