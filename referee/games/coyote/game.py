@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.games.coyote import decide, legal, options, scoring, setup, stages, state, views
+from referee.games.coyote import bots, decide, legal, options, scoring, setup, stages, state, views
 from referee.games.coyote.commands import Command
 from referee.games.coyote.events import Event
 from referee.games.coyote.evolve import evolve
@@ -27,4 +27,6 @@ GAME = WiredGame(
     view=views.view,
     redact=views.redact,
     outcome=scoring.outcome,
+    imagine=bots.imagine,
+    evaluate=bots.evaluate,
 )

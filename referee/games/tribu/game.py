@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from referee.games.tribu import decide, flow, legal, options, scoring, setup, stages, state, views
+from referee.games.tribu import (
+    bots,
+    decide,
+    flow,
+    legal,
+    options,
+    scoring,
+    setup,
+    stages,
+    state,
+    views,
+)
 from referee.games.tribu.commands import Command
 from referee.games.tribu.events import Event
 from referee.games.tribu.evolve import evolve
@@ -28,4 +39,6 @@ GAME = WiredGame(
     view=views.view,
     redact=views.redact,
     outcome=scoring.outcome,
+    imagine=bots.imagine,
+    evaluate=bots.evaluate,
 )

@@ -2,10 +2,12 @@
 
 Hidden while the game runs: every hand (shown to its owner), every active card (face down:
 shown to its owner), the leaders (each to its owner, to everyone once revealed: when its
-protection spares a lone Tribù card, or at the scoring of a challenge), the order of the draw
+protection spares a lone Tribù card, or at the scoring of a challenge), the card a swap took
+back from active (to its owner, who may not place it this turn: TR-R14), the order of the draw
 pile (from everyone). Public: the chains on the table, the discard pile's top and size, the
-played Azione cards, every card turned or revealed in play, and each challenge's count (hands
-and active cards shown for it). Once the game is over, everything is public.
+played Azione cards, every card turned or revealed in play, each challenge's count (hands
+and active cards shown for it), and the turns without a draw from the draw pile (TR-R1). Once
+the game is over, everything is public.
 """
 
 from __future__ import annotations
@@ -95,6 +97,9 @@ class TribuView(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag
     rebuilds: int  # of the draw pile, this challenge
     attack: TribuAttackView | None  # waiting for the defender's answer
     discards_due: int  # after Take 3
+    returned: Card | None  # after a swap ([F]): the card taken back from active, its owner only
+    drew_from_pile: bool  # this turn drew a card from the draw pile (TR-R1)
+    quiet_turns: int  # turns in a row before this one without such a draw (TR-R1)
 
 
 def view(state: State, viewer: Seat | None) -> TribuView:
@@ -122,6 +127,9 @@ def view(state: State, viewer: Seat | None) -> TribuView:
         rebuilds=state.rebuilds,
         attack=attack_view(attack) if attack is not None and not attack.answered else None,
         discards_due=state.discards_due,
+        returned=state.returned if everything or sees_own(viewer, state.current) else None,
+        drew_from_pile=state.drew_from_pile,
+        quiet_turns=state.quiet_turns,
     )
 
 

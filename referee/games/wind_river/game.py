@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.games.wind_river import (
+    bots,
     decide,
     flow,
     legal,
@@ -38,4 +39,6 @@ GAME = WiredGame(
     view=views.view,
     redact=views.redact,
     outcome=scoring.outcome,
+    imagine=bots.imagine,
+    evaluate=bots.evaluate,
 )

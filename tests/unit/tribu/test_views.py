@@ -103,6 +103,9 @@ def test_activating_and_swapping_show_others_only_that_a_card_is_active() -> Non
     act(table, 0, Draw())
     events = act(table, 0, SwapActive(chain="shaman", card="feathers-of-strength"))
     assert GAME.redact(events[0], None).card is None
+    # The card taken back (TR-R14: not to be placed this turn) is its owner's to know only.
+    assert seen(table, 0).returned == "wolf"
+    assert seen(table, 1).returned is None and seen(table, None).returned is None
 
 
 def test_once_the_game_is_over_everything_is_shown() -> None:
