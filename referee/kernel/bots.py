@@ -46,9 +46,9 @@ class BotGame(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def imagine(self) -> Imagine | None: ...
+    def imagine(self) -> Imagine: ...
     @property
-    def evaluate(self) -> Callable[[Any, Seat], float] | None: ...
+    def evaluate(self) -> Callable[[Any, Seat], float]: ...
 
 
 def choose(
@@ -88,8 +88,6 @@ def greedy(
 ) -> msgspec.Struct:
     """One step of lookahead, scored by the game's own scoring (see the module docstring)."""
     imagine, evaluate = game.imagine, game.evaluate
-    if imagine is None or evaluate is None:
-        raise TypeError(f"{game.kind} has no bots.py: no imagine and evaluate for a greedy bot")
     worlds = [imagine(view, seat, rng) for _ in range(WORLDS)]
     candidates = _candidates(legal, rng)
     best, best_value = candidates[0], float("-inf")

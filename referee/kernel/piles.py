@@ -8,7 +8,6 @@ re-derive it from the revealed seed.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import combinations
@@ -64,25 +63,3 @@ def distinct_selections(items: Sequence[T], count: int) -> list[tuple[T, ...]]:
     Choosing one of two identical cards is one choice, not two.
     """
     return list(dict.fromkeys(combinations(items, count)))
-
-
-def deal_unseen(
-    deck: Sequence[T], seen: Iterable[T], sizes: Sequence[int], rng: random.Random
-) -> tuple[tuple[T, ...], ...]:
-    """The items of `deck` not among `seen`, shuffled with `rng` and cut into piles of `sizes`.
-
-    What a bot imagines where its seat sees nothing: every component it has not seen could be
-    in any hidden place. `rng` is the bot's own chance, never the game's; the unseen items are
-    put in the deck's order first, so that the same `rng` gives the same deal.
-    """
-    missing = Counter(seen) - Counter(deck)
-    if missing:
-        raise ValueError(f"{next(iter(missing))!r} is seen more often than the deck holds it")
-    unseen = list(without(tuple(deck), seen))
-    if sum(sizes) != len(unseen) or min(sizes, default=0) < 0:
-        raise ValueError(f"{len(unseen)} unseen items cannot fill places of sizes {list(sizes)}")
-    rng.shuffle(unseen)
-    starts = [sum(sizes[:place]) for place in range(len(sizes))]
-    return tuple(
-        tuple(unseen[start : start + size]) for start, size in zip(starts, sizes, strict=True)
-    )

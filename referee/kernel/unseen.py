@@ -20,11 +20,13 @@ T = TypeVar("T", bound=Hashable)
 
 def deal_unseen(
     components: Sequence[T], seen: Iterable[T], sizes: Sequence[int], rng: random.Random
-) -> list[tuple[T, ...]]:
+) -> tuple[tuple[T, ...], ...]:
     """`components` less those `seen`, shuffled and dealt into places of the given `sizes`.
 
     The sizes must hold every unseen component exactly: a guess that lost or invented one would
-    not be a state the rules can play on.
+    not be a state the rules can play on. The unseen components keep the order of
+    `components` before the shuffle, so the same `rng` gives the same deal whatever the order of
+    `seen`.
     """
     unseen = list(without(tuple(components), seen))
     if sum(sizes) != len(unseen) or any(size < 0 for size in sizes):
@@ -35,4 +37,4 @@ def deal_unseen(
     for size in sizes:
         places.append(tuple(unseen[start : start + size]))
         start += size
-    return places
+    return tuple(places)

@@ -47,13 +47,13 @@ class WiredGame(Generic[OptionsT, StateT, CommandT, EventT]):
     view: Callable[[StateT, Seat | None], msgspec.Struct]
     redact: Callable[[EventT, Seat | None], EventT]
     outcome: Callable[[StateT], Outcome]
-    next_step: NextStep[StateT, EventT] | None = None  # the referee's own steps, if any
     # The bots' two functions (the package's `bots.py`, see referee/kernel/bots.py): a state the
     # seat cannot tell from the real one, built from its view; and a state's worth to a seat.
-    imagine: Imagine | None = None
+    imagine: Imagine
+    evaluate: Callable[[StateT, Seat], float]
+    next_step: NextStep[StateT, EventT] | None = None  # the referee's own steps, if any
     # Who plays together, by the number of seats (None: every seat for itself).
     teams: Callable[[int], tuple[frozenset[Seat], ...]] | None = None
-    evaluate: Callable[[StateT, Seat], float] | None = None
     min_seats: int = field(init=False)
     max_seats: int = field(init=False)
 

@@ -149,8 +149,6 @@ async def test_random_bots_play_every_kind_to_the_end(server: Server, kind: str)
 
 @pytest.mark.parametrize("kind", KINDS)
 async def test_greedy_bots_play_every_kind_to_the_end(server: Server, kind: str) -> None:
-    if REGISTRY[kind].imagine is None or REGISTRY[kind].evaluate is None:
-        pytest.skip(f"{kind} has no bots.py yet (no imagine and evaluate for a greedy bot)")
     game = create(server.url, kind)
     check_played(server.url, game, await play_in_process(server.url, game, "greedy"))
 

@@ -32,6 +32,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "legal": ("legal_commands",),
     "views": ("view", "redact"),
     "scoring": ("outcome",),
+    "bots": ("imagine", "evaluate"),
     "game": ("GAME",),
 }
 # There when the game needs them; then they hold their role.

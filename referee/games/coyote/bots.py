@@ -15,8 +15,8 @@ from referee.games.coyote.state import State
 from referee.games.coyote.views import CoyoteView
 from referee.kernel.bots import ended, lead
 from referee.kernel.contract import Seat
-from referee.kernel.piles import deal_unseen
 from referee.kernel.seating import CLOCKWISE, COUNTERCLOCKWISE
+from referee.kernel.unseen import deal_unseen
 
 # Feathers held by the others, as a share of one feather: between two states with the same
 # lead, the one where the others have fewer feathers left is closer to the end, and better.

@@ -20,7 +20,7 @@ from referee.games.tribu.state import Chain, PendingAttack, Player, State, Step
 from referee.games.tribu.views import TribuAttackView, TribuChainView, TribuPlayerView, TribuView
 from referee.kernel.bots import ended, lead
 from referee.kernel.contract import Seat
-from referee.kernel.piles import deal_unseen
+from referee.kernel.unseen import deal_unseen
 
 # The phases a seat is ever asked to act in; the referee's own steps never wait for a view.
 STEPS: dict[Phase, Step] = {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +9,6 @@ from hypothesis import strategies as st
 from referee.kernel.chance import Chance
 from referee.kernel.piles import (
     contains,
-    deal_unseen,
     distinct_selections,
     draw,
     in_canonical_order,
@@ -63,28 +60,3 @@ def test_every_selection_is_contained_and_none_repeats(items: list[str], count: 
     selections = distinct_selections(tuple(sorted(items)), count)
     assert len(set(selections)) == len(selections)
     assert all(len(s) == count and contains(items, s) for s in selections)
-
-
-def test_deal_unseen_deals_exactly_the_unseen_items_into_the_sizes() -> None:
-    deck = ("a", "a", "b", "c", "c", "c")
-    hand, pile = deal_unseen(deck, ["c", "a"], [1, 3], random.Random(1))
-    assert (len(hand), len(pile)) == (1, 3)
-    assert sorted(hand + pile) == ["a", "b", "c", "c"]
-
-
-def test_deal_unseen_varies_with_the_rng_and_repeats_with_the_same_seed() -> None:
-    deck = tuple("abcdefgh")
-    deals = {deal_unseen(deck, "ab", [2, 4], random.Random(seed)) for seed in range(20)}
-    assert len(deals) > 1
-    assert deal_unseen(deck, "ab", [2, 4], random.Random(7)) == deal_unseen(
-        deck, "ba", [2, 4], random.Random(7)
-    )
-
-
-def test_deal_unseen_refuses_what_the_deck_cannot_hold_or_the_sizes_cannot_take() -> None:
-    with pytest.raises(ValueError, match="'z'"):
-        deal_unseen(("a", "b"), ["z"], [1], random.Random(0))
-    with pytest.raises(ValueError, match="seen more often"):
-        deal_unseen(("a", "b"), ["a", "a"], [0], random.Random(0))
-    with pytest.raises(ValueError, match="cannot fill"):
-        deal_unseen(("a", "b", "c"), ["a"], [1], random.Random(0))

@@ -32,3 +32,8 @@ def test_a_deal_that_loses_or_invents_a_component_is_refused(
 ) -> None:
     with pytest.raises(ValueError):
         deal_unseen(COMPONENTS, seen, sizes, random.Random(0))
+
+
+def test_the_order_of_what_was_seen_does_not_change_the_deal() -> None:
+    deal = deal_unseen(COMPONENTS, ["a", "d"], (2, 3), random.Random(7))
+    assert deal == deal_unseen(COMPONENTS, ["d", "a"], (2, 3), random.Random(7))
