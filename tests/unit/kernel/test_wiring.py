@@ -58,6 +58,8 @@ def toy(next_step=round_up) -> WiredGame:  # type: ignore[no-untyped-def,type-ar
         view=lambda state, seat: state,
         redact=lambda event, seat: event,
         outcome=lambda state: Outcome(finished=state.value >= 10),
+        imagine=lambda view, seat, rng: view,  # nothing is hidden: the view is the state
+        evaluate=lambda state, seat: float(state.value),
         next_step=next_step,
     )
 
