@@ -6,6 +6,7 @@ accept it, so that what is legal is written once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NoReturn
 
 from referee.games.wind_river.board import LIGHTER_LANE, Space, Target, index
@@ -81,14 +82,23 @@ def buffalo_move_refusal(
 
 def buffalo_moves(state: State, *, extra: bool) -> list[tuple[Space, Target]]:
     """Every (from, to) of a buffalo move the rules allow now."""
+    return list(_each_buffalo_move(state, extra=extra))
+
+
+def can_move_a_buffalo(state: State, *, extra: bool) -> bool:
+    """Whether any buffalo move is allowed now (the first found: the stage asks often)."""
+    return next(_each_buffalo_move(state, extra=extra), None) is not None
+
+
+def _each_buffalo_move(state: State, *, extra: bool) -> Iterator[tuple[Space, Target]]:
     board = board_of(state)
-    return [
+    return (
         (source, target)
         for source in board.spaces
         if state.buffalo_at(source)
         for target in board.buffalo_targets(source)
         if buffalo_move_refusal(state, source, target, extra=extra) is None
-    ]
+    )
 
 
 def send_back_refusal(state: State, seat: Seat, spaces: tuple[Space, ...]) -> RuleViolation | None:

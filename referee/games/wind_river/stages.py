@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Literal
 
-from referee.games.wind_river.checks import buffalo_moves
+from referee.games.wind_river.checks import can_move_a_buffalo
 from referee.games.wind_river.state import State
 from referee.kernel.contract import Seat
 
@@ -44,7 +44,7 @@ def stage(state: State) -> Stage:
         case "buffalo":
             # WR-3, WR-9: the moves are made one at a time until the count is reached or no
             # buffalo that has not moved this step can move; then the teepees are supplied.
-            if state.moves_due and buffalo_moves(state, extra=False):
+            if state.moves_due and can_move_a_buffalo(state, extra=False):
                 return Stage.MOVING_BUFFALO
             return Stage.SUPPLYING
         case "extra":
