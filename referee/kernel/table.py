@@ -146,12 +146,11 @@ class Table:
         return self.created.seats
 
     def outcome(self) -> Outcome:
-        return leaving.outcome(
-            self.game.outcome(self.state),
-            self.game.sides(self.seats),
-            self.departures,
-            abandoned=self.abandoned,
-        )
+        base = self.game.outcome(self.state)
+        if not self.departures and not self.abandoned:  # the common case, asked at every step
+            return msgspec.structs.replace(base, ending="rules") if base.finished else base
+        sides = self.game.sides(self.seats)
+        return leaving.outcome(base, sides, self.departures, abandoned=self.abandoned)
 
     def departed(self) -> frozenset[Seat]:
         return frozenset(seat for seat, _ in self.departures)
