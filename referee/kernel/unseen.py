@@ -10,12 +10,13 @@ guess, not a draw any third party must re-derive, so it does not start from a ca
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TypeVar
 
 from referee.kernel.piles import without
 
 T = TypeVar("T", bound=Hashable)
+World = TypeVar("World")
 
 
 def deal_unseen(
@@ -38,3 +39,16 @@ def deal_unseen(
         places.append(tuple(unseen[start : start + size]))
         start += size
     return tuple(places)
+
+
+def deal_until_it_fits(
+    deal: Callable[[], World], fits: Callable[[World], bool], attempts: int
+) -> World:
+    """A deal that `fits` (one the seat's view allows), dealt again up to `attempts` times; the
+    last deal if none did (rare: the lookahead then weighs a world a little off)."""
+    world = deal()
+    for _ in range(attempts):
+        if fits(world):
+            break
+        world = deal()
+    return world

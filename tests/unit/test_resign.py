@@ -55,6 +55,14 @@ class Game:
         seat = to_act[self.rng.randrange(len(to_act))]
         self.step(seat, play(self.game, "random", self.table.state, seat, self.rng))
 
+    def played_on(self, moves: int) -> bool:
+        """Up to `moves` random moves; whether the game still runs."""
+        for _ in range(moves):
+            if self.table.outcome().finished:
+                return False
+            self.random_move()
+        return not self.table.outcome().finished
+
     def play_to_the_end(self) -> None:
         for _ in range(MAX_COMMANDS):
             if self.table.outcome().finished:
@@ -80,12 +88,8 @@ def _check_the_end(game: Game, gone: list[int]) -> None:
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), stop=st.integers(0, 300))
 def test_a_seat_resigns_at_any_moment(kind: str, seats: int, seed: int, stop: int) -> None:
     game = Game(kind, seats, seed)
-    for _ in range(stop):
-        if game.table.outcome().finished:
-            return
-        game.random_move()
-    if game.table.outcome().finished:
-        return
+    if not game.played_on(stop):
+        return  # the game ended first
     leaver = game.rng.randrange(seats)
     game.step(leaver, Resign())
     assert leaver in game.table.departed()
@@ -104,12 +108,8 @@ def test_a_seat_resigns_at_any_moment(kind: str, seats: int, seed: int, stop: in
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), stop=st.integers(0, 200))
 def test_a_seat_that_goes_silent_is_claimed(kind: str, seats: int, seed: int, stop: int) -> None:
     game = Game(kind, seats, seed)
-    for _ in range(stop):
-        if game.table.outcome().finished:
-            return
-        game.random_move()
-    if game.table.outcome().finished:
-        return
+    if not game.played_on(stop):
+        return  # the game ended first
     # Every seat to act goes silent (in a simultaneous choice, all of them), then is claimed.
     silent = sorted(game.table.to_act())
     game.now += timedelta(seconds=PER_MOVE)

@@ -34,7 +34,7 @@ from referee.games.big_manitou.views import BigManitouView, PlayerView
 from referee.kernel.bots import ended, lead
 from referee.kernel.contract import Seat
 from referee.kernel.piles import in_canonical_order, without
-from referee.kernel.unseen import deal_unseen
+from referee.kernel.unseen import deal_unseen, deal_until_it_fits
 
 # A deal that leaves a seat named to act without a card it may play (the referee would have
 # skipped its turn or the Totem's eighth card) is dealt again; a few tries find a fitting one.
@@ -48,12 +48,9 @@ CARD_PLAYING = frozenset({"playing", "eighth-card"})
 
 def imagine(view: BigManitouView, seat: Seat, rng: random.Random) -> State:
     """A state `seat` cannot tell from the real one, everything its view hides dealt at random."""
-    world = _dealt(view, seat, rng)
-    for _ in range(ATTEMPTS):
-        if _fits(world, view):
-            break
-        world = _dealt(view, seat, rng)
-    return world
+    return deal_until_it_fits(
+        lambda: _dealt(view, seat, rng), lambda world: _fits(world, view), ATTEMPTS
+    )
 
 
 def evaluate(state: State, seat: Seat) -> float:

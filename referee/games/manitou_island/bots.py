@@ -37,7 +37,7 @@ from referee.games.manitou_island.views import CellView, TeamView, View
 from referee.kernel.bots import ended, lead
 from referee.kernel.contract import Seat
 from referee.kernel.hexgrid import Hex
-from referee.kernel.unseen import deal_unseen
+from referee.kernel.unseen import deal_unseen, deal_until_it_fits
 
 # A deal that leaves the seat to play without a turn (the game would have ended with its
 # forfeit) is dealt again; a few tries find a fitting one.
@@ -48,12 +48,9 @@ SPECIALTY_FACES: frozenset[str] = frozenset({"whirlpool", "lighthouse", "bridge"
 
 def imagine(view: View, seat: Seat, rng: random.Random) -> State:
     """A state `seat` cannot tell from the real one, everything its view hides dealt at random."""
-    world = _dealt(view, seat, rng)
-    for _ in range(ATTEMPTS):
-        if _fits(world, seat):
-            break
-        world = _dealt(view, seat, rng)
-    return world
+    return deal_until_it_fits(
+        lambda: _dealt(view, seat, rng), lambda world: _fits(world, seat), ATTEMPTS
+    )
 
 
 def evaluate(state: State, seat: Seat) -> float:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from referee.kernel.unseen import deal_unseen
+from referee.kernel.unseen import deal_unseen, deal_until_it_fits
 
 COMPONENTS = ("a", "a", "b", "c", "c", "c", "d")
 
@@ -37,3 +37,10 @@ def test_a_deal_that_loses_or_invents_a_component_is_refused(
 def test_the_order_of_what_was_seen_does_not_change_the_deal() -> None:
     deal = deal_unseen(COMPONENTS, ["a", "d"], (2, 3), random.Random(7))
     assert deal == deal_unseen(COMPONENTS, ["d", "a"], (2, 3), random.Random(7))
+
+
+def test_a_deal_is_dealt_again_until_it_fits_or_the_attempts_run_out() -> None:
+    deals = iter(range(10))
+    assert deal_until_it_fits(lambda: next(deals), lambda n: n >= 3, attempts=5) == 3
+    deals = iter(range(10))
+    assert deal_until_it_fits(lambda: next(deals), lambda n: n >= 9, attempts=2) == 2
