@@ -14,21 +14,25 @@ from typing import Any
 import httpx
 import pytest
 from litestar import Litestar
+from psycopg import AsyncConnection
+from psycopg.rows import TupleRow
 
 from api.app import create_app
 from api.config import Settings
 from api.sweeper import Sweeper
 from tests.api.conftest import running_app
 from tests.api.helpers import Client, Game, assert_problem, create_game, detail, play
+from tests.tamper import behind_the_back
 
 ABANDON_AFTER = 3600.0
 
 
 class SetClock:
-    """The app's clock, moved on by the test."""
+    """The app's clock, moved on by the test. It starts a month back, so that the games of the
+    other tests, recorded at the real time, are neither idle nor due for these apps' sweepers."""
 
     def __init__(self) -> None:
-        self.now = datetime.now(UTC)
+        self.now = datetime.now(UTC) - timedelta(days=30)
 
     def __call__(self) -> datetime:
         return self.now
@@ -187,6 +191,23 @@ async def test_two_processes_sweeping_at_once_claim_once(timed: Timed, other_tim
     timed_out = [e["event"]["seat"] for e in events if e["event"]["type"] == "game.timed-out"]
     assert len(timed_out) == len(set(timed_out)) >= 1, timed_out  # each seat claimed once
     await audited(client, game)
+
+
+async def test_a_sweep_goes_on_past_a_game_it_cannot_attend(
+    timed: Timed, other_timed: Timed, superuser_conn: AsyncConnection[TupleRow]
+) -> None:
+    client = timed.client
+    timing = {"per_move_seconds": 5}
+    damaged = await create_game(client, "coyote", seats=3, time_control=timing)
+    sound = await create_game(client, "coyote", seats=3, time_control=timing)
+    async with behind_the_back(superuser_conn):
+        await superuser_conn.execute(
+            "UPDATE events SET body = %s WHERE game_id = %s AND seq = 3", [b"{oops", damaged.id]
+        )
+    timed.clock.advance(5)
+    await other_timed.sweeper.sweep()  # a process that has neither game in its cache
+    assert [gone["how"] for gone in (await detail(client, sound))["left"]] == ["timeout"]
+    assert_problem(await other_timed.client.get(damaged.url), 409, "corrupt-stream")
 
 
 async def test_an_idle_game_is_closed_as_abandoned(timed: Timed) -> None:
