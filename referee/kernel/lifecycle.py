@@ -120,19 +120,38 @@ KERNEL_EVENTS = (
 # -- the kernel's commands, taken by every game --------------------------------------------------
 
 
-class Resign(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.resign"):
+class Resign(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.resign",
+):
     """Leave the game now (any seat, at any time)."""
 
 
 class ClaimTimeout(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.claim-timeout"
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.claim-timeout",
 ):
     """Claim that `seat`'s time has run out (any other seat, or the referee)."""
 
     seat: Annotated[int, msgspec.Meta(ge=0)]
 
 
-class Abandon(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.abandon"):
+class Abandon(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.abandon",
+):
     """The referee closes a game left without a command for `idle_seconds` (never a seat)."""
 
     idle_seconds: float
