@@ -227,6 +227,9 @@ class StateAt(Struct, frozen=True, kw_only=True):
     outcome: Outcome
     seat: int | None
     view: AnyView
+    # Once the game is over everything about it is public: every seat's view at `seq`, in seat
+    # order, which together show every hand and hidden card of that moment. Null while it runs.
+    seat_views: list[AnyView] | None = None
 
 
 # -- playing -----------------------------------------------------------------------------------
