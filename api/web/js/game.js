@@ -147,10 +147,18 @@ async function loadAudit() {
   }
 }
 
+function liveStatus(status) {
+  $("live-status").textContent = status;
+  $("live-status").dataset.live = status;
+}
+
 function startLive() {
   page.live?.stop();
   page.live = null;
-  if (page.detail.status !== "active") return;
+  if (page.detail.status !== "active") {
+    liveStatus("off: the game is over");
+    return;
+  }
   const ticketed = page.token !== null;
   const token = page.token;
   const live = new LiveStream({
@@ -170,10 +178,7 @@ function startLive() {
     },
     onRecord: (record) => arrived(record),
     onEnd: () => gameOver(),
-    onStatus: (status) => {
-      $("live-status")?.remove();
-      $("facts").append(h("dt", { id: "live-status" }, "Live"), h("dd", { "data-live": status }, status));
-    },
+    onStatus: (status) => liveStatus(status),
   });
   page.live = live;
   live.start(timeline.last);

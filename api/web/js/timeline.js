@@ -62,10 +62,18 @@ export class Timeline {
     if (item) {
       item.setAttribute("aria-selected", "true");
       this.list.setAttribute("aria-activedescendant", item.id);
-      item.scrollIntoView({ block: "nearest" });
+      this.reveal(item);
     }
     this.slider.value = String(seq);
     this.showPosition();
+  }
+
+  /** Scrolls the list, and only the list, to show the item. */
+  reveal(item) {
+    const top = item.offsetTop;
+    const bottom = top + item.offsetHeight;
+    if (top < this.list.scrollTop) this.list.scrollTop = top;
+    else if (bottom > this.list.scrollTop + this.list.clientHeight) this.list.scrollTop = bottom - this.list.clientHeight;
   }
 
   choose(seq) {

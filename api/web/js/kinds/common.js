@@ -14,7 +14,7 @@ export function card({ code, label, face = label, detail = null, tone = "plain",
   return h(
     "div",
     {
-      class: `card tone-${tone}${small ? " small" : ""}${typeof face === "string" && face.length > 5 ? " long" : ""}`,
+      class: `card tone-${tone}${small ? " small" : ""}${typeof face === "string" && face.length > 3 ? " long" : ""}`,
       "data-card": code,
       role: "img",
       "aria-label": label,
