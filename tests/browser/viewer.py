@@ -12,8 +12,8 @@ from tests.api.helpers import Game, create_game, play_on
 PATIENCE_MS = 15_000  # how long a page may take to settle here; never a measured duration
 
 
-async def open_game(page: Page, game_id: str) -> None:
-    await page.goto(f"/games/{game_id}")
+async def open_game(page: Page, game_id: str, base: str = "") -> None:
+    await page.goto(f"{base}/games/{game_id}")
     await page.wait_for_selector("#board[data-seq]:not([aria-busy])", timeout=PATIENCE_MS)
 
 

@@ -117,7 +117,7 @@ function outcome(result) {
     h("p", {}, result.winners.length ? `Won by ${listed(result.winners.map(seatName))}.` : "Nobody won."),
     result.ranking.length
       ? h("ol", { class: "ranking", "aria-label": "Ranking" }, result.ranking.map((group, place) =>
-        h("li", { "data-place": place + 1 }, listed(group.map((seat) =>
+        h("li", { "data-place": place + 1 }, `${place + 1}. `, listed(group.map((seat) =>
           result.scores ? `${seatName(seat)}: ${result.scores[seat]}` : seatName(seat))))))
       : null,
     result.scores ? h("p", { class: "scores", "data-scores": result.scores.join(",") },

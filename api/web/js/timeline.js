@@ -40,7 +40,7 @@ export class Timeline {
         "aria-selected": "false", title: record.recorded_at ?? null, onclick: () => this.choose(record.seq),
       },
       h("span", { class: "seq" }, record.seq),
-      h("span", { class: "who" }, record.seat === null || record.seat === undefined ? "referee" : seatName(record.seat)),
+      h("span", { class: "who" }, record.seat === null || record.seat === undefined ? "opening" : `by ${seatName(record.seat)}`),
       h("span", { class: "sentence" }, describe(record.event)));
       this.items.set(record.seq, item);
       this.list.append(item);
