@@ -242,7 +242,9 @@ $("spectate").addEventListener("click", async () => {
   viewing();
 });
 
-Promise.all([kinds().then((catalogue) => { page.catalogue = catalogue; }).catch(() => {}), load()])
+// Without the catalogue the page still works: it names the kind by its id instead of its title.
+const catalogue = kinds().then((listed) => { page.catalogue = listed; }).catch(() => {});
+Promise.all([catalogue, load()])
   .then(() => {
     viewing();
     renderSummary();

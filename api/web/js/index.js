@@ -108,5 +108,5 @@ kinds()
     catalogue = listed;
     for (const [kind, info] of catalogue) $("filter-kind").append(h("option", { value: kind }, info.title));
   })
-  .catch(() => {})
+  .catch(() => {}) // without the catalogue the kind filter offers "any" only; the list still shows
   .finally(showGames);
