@@ -66,9 +66,9 @@ async def test_a_finished_game_is_drawn_as_the_api_says_at_every_step(
         await show(page, seq)
         await assert_drawn_as_the_api_says(page, api, game, kind, seq)
     await page.locator("#table").screenshot(path=screenshots / f"{kind}.png")
-    if kind == "coyote":  # the README's picture: the top of the page, mid-game
+    if kind == "coyote":  # the whole page, mid-game (the README shows a copy: viewer.png)
         await page.evaluate("() => window.scrollTo(0, 0)")
-        await page.screenshot(path=Path(__file__).parent / "viewer.png")
+        await page.screenshot(path=screenshots / "page.png")
     # The order of a draw pile is in no seat's view: it stays face down. Everything else shows.
     hidden = page.locator(f"#board [data-zone]:not([data-zone=draw-pile]) [data-card='{HIDDEN}']")
     assert await hidden.count() == 0, "a finished game's past shows every hand and hidden card"
