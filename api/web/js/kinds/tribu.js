@@ -22,7 +22,7 @@ function tribuCard(name, small = false) {
   return card({
     code: name,
     label: `${cardName(name)} (${words(kind)})`,
-    face: coloured ? words(vase) : words(name.replace("feathers-of-", "")),
+    face: coloured ? words(vase) : words(name.replace("feathers-of-", "").replace("multidiorama", "multi")),
     detail: coloured ? `${colour} vase` : words(kind),
     tone: coloured ? `${kind}-${colour}` : kind,
     small,
