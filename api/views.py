@@ -164,7 +164,10 @@ def command_result(result: PlayResult, seat: Seat) -> CommandResult:
     )
 
 
-def state_at(table: Table, *, version: int, seat: Seat | None) -> StateAt:
+def state_at(table: Table, *, version: int, seat: Seat | None, public: bool) -> StateAt:
+    """The game as it was after event `table.version`, as `seat` saw it; `public` (the game is
+    over now) adds every seat's view of that moment, so that a dispute can be read move by move
+    with every hidden card, through the game's own `view` and nothing else."""
     return StateAt(
         seq=table.version,
         version=version,
@@ -175,4 +178,7 @@ def state_at(table: Table, *, version: int, seat: Seat | None) -> StateAt:
         view=table.game.view(table.state, seat),
         clocks=seat_clocks(table),
         left=seats_gone(table),
+        seat_views=[table.game.view(table.state, other) for other in range(table.seats)]
+        if public
+        else None,
     )

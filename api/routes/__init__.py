@@ -4,7 +4,7 @@ from litestar import Router
 from litestar.types import ControllerRouterHandler
 
 from api.dependencies import GAME_DEPENDENCIES
-from api.routes import audit, games, health, history, kinds, meta, play, stream
+from api.routes import audit, games, health, history, kinds, meta, pages, play, stream
 
 v1 = Router(
     path="/v1",
@@ -18,4 +18,9 @@ v1 = Router(
     ],
     dependencies=GAME_DEPENDENCIES,
 )
-ROUTE_HANDLERS: list[ControllerRouterHandler] = [v1, *health.HANDLERS, *meta.HANDLERS]
+ROUTE_HANDLERS: list[ControllerRouterHandler] = [
+    v1,
+    *health.HANDLERS,
+    *meta.HANDLERS,
+    *pages.HANDLERS,
+]

@@ -59,10 +59,11 @@ async def get_state(
     caller: NamedDependency[Seat | None],
     service: NamedDependency[GameService],
 ) -> StateAt:
-    """The caller's view of the game as it was right after event `seq`."""
+    """The caller's view of the game as it was right after event `seq`; once the game is over,
+    also every seat's view of that moment (`seat_views`): then nothing about it is secret."""
     now = await service.table(str(game_id))
     then = await service.table(str(game_id), upto=seq)
-    return state_at(then, version=now.version, seat=caller)
+    return state_at(then, version=now.version, seat=caller, public=now.outcome().finished)
 
 
 HANDLERS = [list_events, get_state]

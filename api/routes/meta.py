@@ -1,5 +1,5 @@
 """The service's front door and its metrics (the OpenAPI document and its docs page are served
-under /schema, the health checks under /health)."""
+under /schema, the health checks under /health, the viewer's pages by `api.routes.pages`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusController
-from litestar.response import Redirect
 from litestar.types import ControllerRouterHandler
+
+from api.routes.pages import page
 
 DOCS = "/schema"
 
@@ -35,10 +36,10 @@ class Index(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @get("/", include_in_schema=False, sync_to_thread=False)
-def index(request: Request[Any, Any, State]) -> Response[Index] | Redirect:
-    """A browser is sent to the API's documentation; a program gets the map of the service."""
+def index(request: Request[Any, Any, State]) -> Response[Index] | Response[bytes]:
+    """A browser gets the viewer's list of games; a program gets the map of the service."""
     if request.accept.best_match(["application/json", "text/html"]) == "text/html":
-        return Redirect(DOCS, status_code=303)
+        return page("index.html")
     return Response(Index())
 
 

@@ -91,3 +91,31 @@ class Ledger:
         info = await self.store.info(self.game.id)
         commands = await self.store.commands(self.game.id)
         return info.version, len(commands)
+
+
+async def last_legal_command(client: Client, game: Game, seat: int) -> dict[str, Any]:
+    """The last of the seat's legal commands (it ends long games sooner than the first): one
+    read for the list's length, one for its last command."""
+    url = f"{game.url}/legal-commands"
+    first = await client.get(url, params={"limit": 1}, headers=game.auth(seat))
+    assert first.status_code == 200, first.text
+    total = first.json()["total"]
+    last = await client.get(url, params={"offset": total - 1, "limit": 1}, headers=game.auth(seat))
+    assert last.status_code == 200, last.text
+    command: dict[str, Any] = last.json()["commands"][0]
+    return command
+
+
+async def play_on(client: Client, game: Game, commands: int = 100_000) -> dict[str, Any]:
+    """The first seat to act plays its last legal command, `commands` times or until the game
+    is over; answers where the game stands then (`status`, `version`, `to_act`)."""
+    state = await detail(client, game)
+    for _ in range(commands):
+        if state["status"] == "finished":
+            break
+        seat = state["to_act"][0]
+        command = await last_legal_command(client, game, seat)
+        response = await play(client, game, seat, command, expected_version=state["version"])
+        assert response.status_code == 200, (command, response.text)
+        state = response.json()  # the answer says where the game stands
+    return state
