@@ -67,7 +67,13 @@ class Sweeper:
         now = self._service.clock()
         idle_since = now - timedelta(seconds=self._abandon_after) if self._abandon_after else None
         due = await self._service.due_games(now=now, idle_since=idle_since, limit=DUE_PER_SWEEP)
-        return sum([await self.attend(game_id) for game_id in due])
+        made = 0
+        for game_id in due:
+            try:
+                made += await self.attend(game_id)
+            except Exception:  # one game that fails (a damaged record, say) stops no other
+                log.exception("server moves failed", game_id=game_id)
+        return made
 
     def nudge(self, game_id: str, table: Table) -> None:
         """Play the server's bots in this game now, if one is to move (in the background)."""

@@ -98,6 +98,7 @@ class Table:
         check_seats(game, seats)
         game.validate_options(options, seats)
         check_table_settings(seats, time_control, bots)
+        check_bot_strategies(game, bots)
         created = GameCreated(
             kind=game.kind,
             rules_version=game.version,
@@ -346,6 +347,18 @@ def check_table_settings(
     taken = [bot.seat for bot in bots]
     if len(set(taken)) != len(taken) or any(seat >= seats for seat in taken):
         raise refusal("bot-seats", f"Bots sit on distinct seats, from 0 to {seats - 1}.")
+
+
+def check_bot_strategies(game: Game[Any, Any, Any, Any], bots: Sequence[BotSeat]) -> None:
+    """A greedy bot needs the game's `imagine` and `evaluate` (its `bots.py`): without them
+    it could never choose, and the game would wait for it for ever."""
+    if any(bot.strategy == "greedy" for bot in bots) and (
+        game.imagine is None or game.evaluate is None
+    ):
+        raise refusal(
+            "bot-strategy",
+            f"{game.title} has no greedy bot yet: seat its bots with \"strategy\": \"random\".",
+        )
 
 
 def _required(at: datetime | None) -> datetime:
