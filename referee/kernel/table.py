@@ -357,7 +357,7 @@ def check_bot_strategies(game: Game[Any, Any, Any, Any], bots: Sequence[BotSeat]
     ):
         raise refusal(
             "bot-strategy",
-            f"{game.title} has no greedy bot yet: seat its bots with \"strategy\": \"random\".",
+            f'{game.title} has no greedy bot yet: seat its bots with "strategy": "random".',
         )
 
 
