@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import datetime
 
 from api.verify import AuditReport
 from referee.kernel import Table
@@ -25,6 +26,7 @@ from referee.kernel import Table
 class CachedGame:
     table: Table
     seed: bytes | None = None  # the secret seed, once a command has needed it
+    recorded_at: datetime | None = None  # when the table's last event was recorded, if known
 
 
 class TableCache:
@@ -42,16 +44,25 @@ class TableCache:
         self._entries.move_to_end(game_id)
         # Table.play replaces `state` (a frozen Struct) rather than changing it, so a shallow
         # copy is an independent table.
-        return CachedGame(copy.copy(entry.table), entry.seed)
+        return CachedGame(copy.copy(entry.table), entry.seed, entry.recorded_at)
 
-    def put(self, game_id: str, table: Table, seed: bytes | None = None) -> None:
+    def put(
+        self,
+        game_id: str,
+        table: Table,
+        seed: bytes | None = None,
+        recorded_at: datetime | None = None,
+    ) -> None:
         """Remember `table` unless a later version of the game is already cached."""
         current = self._entries.get(game_id)
         if current is not None and current.table.version > table.version:
             return
-        if seed is None and current is not None:
+        if current is not None and current.table.version == table.version:
+            seed = seed or current.seed
+            recorded_at = recorded_at or current.recorded_at
+        elif seed is None and current is not None:
             seed = current.seed
-        self._entries[game_id] = CachedGame(copy.copy(table), seed)
+        self._entries[game_id] = CachedGame(copy.copy(table), seed, recorded_at)
         self._entries.move_to_end(game_id)
         while len(self._entries) > self._capacity:
             self._entries.popitem(last=False)

@@ -215,7 +215,7 @@ class GameService:
             earlier = await self._store.find_creation(creation.key_hash)
             assert earlier is not None  # creations stay
             return await self._created_before(earlier, creation.request_hash, idempotency_key)
-        self._cache.put(game_id, table, secret)
+        self._cache.put(game_id, table, secret, now)
         return NewGameResult(game_id, table, tokens)
 
     async def _created_before(
@@ -270,10 +270,10 @@ class GameService:
         return games[:limit], self._store.cursor_for(games[limit - 1])
 
     async def due_games(
-        self, *, now: datetime, idle_since: datetime | None, limit: int
+        self, *, now: datetime, idle_since: datetime | None, limit: int, skip: Sequence[str] = ()
     ) -> list[str]:
-        """Active games the server must look at now (see api/sweeper.py)."""
-        return await self._store.due_games(now=now, idle_since=idle_since, limit=limit)
+        """Active games the server must look at now, but those of `skip` (api/sweeper.py)."""
+        return await self._store.due_games(now=now, idle_since=idle_since, limit=limit, skip=skip)
 
     async def seat_for_token(self, game_id: str, token_hash: bytes) -> Seat | None:
         key = (game_id, token_hash)
@@ -336,6 +336,11 @@ class GameService:
             seed = loaded.seed or await self._store.seed(game_id)
             before = table.version
             now = self.clock()
+            if loaded.recorded_at is not None and now < loaded.recorded_at:
+                # Another process, whose clock is ahead of ours, recorded the last step: time
+                # is recorded in the order of the steps (the audit holds it to that), and a
+                # clock reading that goes back would give a seat time it did not have.
+                now = loaded.recorded_at
             try:
                 if expected_version is not None and expected_version != table.version:
                     raise VersionConflict(expected_version, table.version)
@@ -367,7 +372,7 @@ class GameService:
                 continue  # another command got in first: decide again on the new state
             if result.replayed:  # the same key won a race with this very request
                 return await self._replay(game_id, result, body)
-            self._cache.put(game_id, table, seed)
+            self._cache.put(game_id, table, seed, _last_time(result.events))
             return PlayResult(table, self._decode(table.game, result.events), replayed=False)
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
 
@@ -393,23 +398,25 @@ class GameService:
     async def _load(self, game_id: str, *, upto: int | None = None) -> CachedGame:
         cached = self._cache.get(game_id)
         if cached is not None and (upto is None or cached.table.version <= upto):
-            table, seed = cached.table, cached.seed
+            table, seed, recorded_at = cached.table, cached.seed, cached.recorded_at
             missing = None if upto is None else upto - table.version
             if missing != 0:
                 newer = await self._store.read(
                     game_id, after=table.version, limit=missing, verify=True
                 )
                 _advance(table, self._played(table.game, newer))
+                recorded_at = _last_time(newer) or recorded_at
         else:
             stored = await self._store.read(game_id, limit=upto, verify=True)
             if not stored:
                 raise StreamNotFound(game_id)
             game = self._game_of(stored[0])
             table, seed = _replay(game, self._played(game, stored)), None
+            recorded_at = _last_time(stored)
         if upto is not None and table.version < upto:
             raise NoSuchEvent(f"The game has {table.version} events, not {upto}.")
-        self._cache.put(game_id, table, seed)
-        return CachedGame(table, seed)
+        self._cache.put(game_id, table, seed, recorded_at)
+        return CachedGame(table, seed, recorded_at)
 
     def _game_of(self, first: StoredEvent) -> AnyGame:
         try:
@@ -442,6 +449,10 @@ class GameService:
                 yield item, codec.decode_event(item.body)
             except (msgspec.MsgspecError, UnicodeDecodeError) as error:  # bytes not UTF-8 too
                 raise CorruptStream(f"Event {item.seq} of this game cannot be read.") from error
+
+
+def _last_time(stored: Sequence[StoredEvent]) -> datetime | None:
+    return max((item.recorded_at for item in stored), default=None)
 
 
 def _creation_key_hash(idempotency_key: str) -> bytes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 import msgspec
@@ -27,6 +27,8 @@ from referee.kernel.lifecycle import Abandon, ClaimTimeout
 
 DUE_PER_SWEEP = 100  # games looked at per sweep; the next sweep takes the rest
 MOVES_PER_VISIT = 1_000  # the server's moves in a row in one game (bots playing each other)
+FIRST_REST_SECONDS = 5.0  # a game the sweep could not attend is left alone this long, then
+LONGEST_REST_SECONDS = 3600.0  # twice as long each time it fails again, up to this
 
 log = structlog.get_logger("api.sweeper")
 
@@ -52,6 +54,7 @@ class Sweeper:
         self._abandon_after = abandon_after  # 0: never
         self._rng = rng or random.Random()
         self._visits: dict[str, asyncio.Task[int]] = {}
+        self._failing: dict[str, tuple[datetime, float]] = {}  # game: (rests until, rest)
 
     async def run(self) -> None:
         """Sweep every `interval` seconds until cancelled."""
@@ -66,14 +69,30 @@ class Sweeper:
         """Attend every game that is due now; the number of moves made."""
         now = self._service.clock()
         idle_since = now - timedelta(seconds=self._abandon_after) if self._abandon_after else None
-        due = await self._service.due_games(now=now, idle_since=idle_since, limit=DUE_PER_SWEEP)
+        due = await self._service.due_games(
+            now=now, idle_since=idle_since, limit=DUE_PER_SWEEP, skip=self.resting(now)
+        )
         made = 0
         for game_id in due:
             try:
                 made += await self.attend(game_id)
-            except Exception as error:  # a corrupt stream, rules no longer served: not the others'
-                log.error("game not attended", game_id=game_id, error=repr(error))
+            except Exception:  # one game that fails (a damaged record, say) stops no other
+                log.exception("game not attended", game_id=game_id)
+                self._rest(game_id, now)
+            else:
+                self._failing.pop(game_id, None)
         return made
+
+    def resting(self, now: datetime) -> list[str]:
+        """The games this process's sweeps leave alone at `now`, having failed to attend them."""
+        return [game_id for game_id, (until, _) in self._failing.items() if until > now]
+
+    def _rest(self, game_id: str, now: datetime) -> None:
+        """Leave a game that failed out of this process's sweeps for a while, longer each time,
+        so that games that keep failing cannot take every place of a sweep."""
+        _, rested = self._failing.get(game_id, (now, FIRST_REST_SECONDS / 2))
+        rest = min(rested * 2, LONGEST_REST_SECONDS)
+        self._failing[game_id] = (now + timedelta(seconds=rest), rest)
 
     def nudge(self, game_id: str, table: Table) -> None:
         """Play the server's bots in this game now, if one is to move (in the background)."""

@@ -622,22 +622,30 @@ class EventStore:
             return [StreamInfo(**row) for row in await cursor.fetchall()]
 
     async def due_games(
-        self, *, now: datetime, idle_since: datetime | None, limit: int
+        self,
+        *,
+        now: datetime,
+        idle_since: datetime | None,
+        limit: int,
+        skip: Sequence[str] = (),
     ) -> list[str]:
         """Active games the server must look at `now`: due (`wake_at` passed), or with no
-        command since `idle_since` (None: idleness is not looked for). A catalogue query, by design:
-        it reads across games, through the partial indexes of migration 0007."""
+        command since `idle_since` (None: idleness is not looked for); none of `skip`. A
+        catalogue query, by design: it reads across games, through the partial indexes of
+        migration 0007."""
         query = """
         (SELECT game_id FROM games
           WHERE status = 'active' AND wake_at IS NOT NULL AND wake_at <= %(now)s
+            AND game_id <> ALL(%(skip)s::text[])
           ORDER BY wake_at LIMIT %(limit)s)
         UNION
         (SELECT game_id FROM games
           WHERE status = 'active' AND updated_at <= %(idle_since)s
+            AND game_id <> ALL(%(skip)s::text[])
           ORDER BY updated_at LIMIT %(limit)s)
         """
         async with self._connection() as conn, conn.cursor() as cursor:
-            params = {"limit": limit, "now": now, "idle_since": idle_since}
+            params = {"limit": limit, "now": now, "idle_since": idle_since, "skip": list(skip)}
             await cursor.execute(query, params)
             return [str(row[0]) for row in await cursor.fetchall()]
 

@@ -21,13 +21,16 @@ from eventstore.seeds import SeedKeys
 @pytest.fixture(scope="session")
 def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
     # No rate limit on audits and exports: these tests call them at will (schemathesis too);
-    # tests/reliability/test_expensive_reads.py holds the limit to its word.
+    # tests/reliability/test_expensive_reads.py holds the limit to its word. No sweeper in the
+    # background: tests of the server's own moves sweep when they say, on a clock they set
+    # (test_games_that_end.py), and a background sweep on the real clock would race them.
     return Settings(
         database_url=database_url,
         seed_keys=seed_keys,
         pool_min_size=1,
         pool_max_size=6,
         expensive_reads_per_minute=0,
+        sweep_interval_seconds=0,
     )
 
 

@@ -19,7 +19,7 @@ from psycopg.rows import TupleRow
 
 from api.app import create_app
 from api.config import Settings
-from api.sweeper import Sweeper
+from api.sweeper import FIRST_REST_SECONDS, Sweeper
 from tests.api.conftest import running_app
 from tests.api.helpers import Client, Game, assert_problem, create_game, detail, play
 from tests.tamper import behind_the_back
@@ -205,9 +205,21 @@ async def test_a_sweep_goes_on_past_a_game_it_cannot_attend(
             "UPDATE events SET body = %s WHERE game_id = %s AND seq = 3", [b"{oops", damaged.id]
         )
     timed.clock.advance(5)
-    await other_timed.sweeper.sweep()  # a process that has neither game in its cache
+    sweeper = other_timed.sweeper  # a process that has neither game in its cache
+    await sweeper.sweep()
     assert [gone["how"] for gone in (await detail(client, sound))["left"]] == ["timeout"]
     assert_problem(await other_timed.client.get(damaged.url), 409, "corrupt-stream")
+    # The damaged game rests, longer each time it fails, so that such games cannot fill sweeps.
+    assert sweeper.resting(timed.clock.now) == [damaged.id]
+    rested = timed.clock.now + timedelta(seconds=FIRST_REST_SECONDS)
+    assert sweeper.resting(rested) == []
+    timed.clock.now = rested
+    await sweeper.sweep()  # due again, fails again: twice as long
+    assert sweeper.resting(rested + timedelta(seconds=2 * FIRST_REST_SECONDS - 0.001)) == [
+        damaged.id
+    ]
+    timed.clock.now = rested + timedelta(seconds=2 * FIRST_REST_SECONDS)
+    assert sweeper.resting(timed.clock.now) == []
 
 
 async def test_an_idle_game_is_closed_as_abandoned(timed: Timed) -> None:
