@@ -38,6 +38,7 @@ PAGE = 1000  # the API's largest page of legal commands
 FIRST_PAGE = 100  # most lists fit in it: one read; past it, the total says what to read next
 GREEDY_READ = 2 * PAGE  # greedy reads a whole list this long; past it, a sample of CANDIDATES
 MAX_REFUSALS = 5  # the game moved under the bot this many times in a row: something is wrong
+OUT_OF_TIME = "kernel.out-of-time"  # the refusal of a move sent once the seat's time ran out
 REQUEST_SECONDS = 30.0
 # A stream silent this long (the server's heartbeats default to 15 s) is taken for dead: the
 # bot reads the game again and opens another.
@@ -140,6 +141,7 @@ class _Bot:
         self._patience = patience
         self._reached = False  # a first request that cannot connect is an error at once
         self._sent = 0
+        self._out_of_time = False  # its last command came after its time ran out
         self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
 
     async def play(self) -> Summary:
@@ -156,6 +158,11 @@ class _Bot:
                     seen = await self._read()
                 elif played := await self._take_turn(game, seen, seat):
                     refusals, seen = 0, played  # the answer says where the game now stands
+                elif self._out_of_time:
+                    # Too late: the seat's clock has run out. Another seat or the server's
+                    # sweeper claims it; the bot follows the game to its end without it.
+                    await self._stream.wait(after=seen.version)
+                    seen = await self._read()
                 else:
                     refusals += 1
                     if refusals > MAX_REFUSALS:
@@ -222,6 +229,7 @@ class _Bot:
             headers=headers,
             moved_ok=True,
         )
+        self._out_of_time = _problem(response).get("rule_id") == OUT_OF_TIME
         if response.status_code != 200:
             return None
         self._sent += 1

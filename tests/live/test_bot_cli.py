@@ -120,7 +120,8 @@ def commands_by_seat(url: str, game: Game) -> tuple[int, list[int]]:
     body = bundle.json()
     sent = [0] * len(game.tokens)
     for command in body["commands"]:
-        sent[command["seat"]] += 1
+        if command["seat"] is not None:  # None: the referee's own (a timeout claimed)
+            sent[command["seat"]] += 1
     return body["version"], sent
 
 
@@ -189,6 +190,20 @@ def test_the_referee_bot_command_plays_a_seat_each(server: Server) -> None:
     """Coyote with the Shaman variant: lists of thousands of commands, read one at random."""
     game = create(server.url, "coyote", seats=4, shaman=True)
     finish_bots(server.url, game, start_bots(server.url, game))
+
+
+def test_a_bot_whose_time_ran_out_follows_the_game_to_its_end(server: Server) -> None:
+    """Its late move is refused (`kernel.out-of-time`): it waits for the claim (the server's
+    sweeper makes it), and follows the game without its seat to the end: exit 0, one line."""
+    request = {"kind": "coyote", "seats": 3, "time_control": {"per_move_seconds": 1}}
+    created = httpx.post(f"{server.url}/v1/games", json=request, timeout=30).json()
+    tokens = [item["token"] for item in sorted(created["seat_tokens"], key=lambda t: t["seat"])]
+    game = Game(created["game_id"], "coyote", tokens)
+    late = created["to_act"][0]
+    time.sleep(1.2)  # a real server's clock: the first seat's move is too late from now on
+    finish_bots(server.url, game, start_bots(server.url, game))
+    final = httpx.get(f"{server.url}/v1/games/{game.game_id}", timeout=30).json()
+    assert {"seat": late, "how": "timeout"} in final["left"], final["left"]
 
 
 def run_bot(*argv: str) -> subprocess.CompletedProcess[str]:
