@@ -411,11 +411,35 @@ def summarise(raw: Path, top: int = 30) -> str:
         own[frames[-1]] += count
         for frame in set(frames):
             inclusive[frame] += count
-    lines = [f"{total} samples", "", "own time (the function itself):"]
+    areas: Counter[str] = Counter()
+    for frame, n in own.items():
+        areas[_area(frame)] += n
+    lines = [f"{total} samples", "", "own time by area (where the leaf frame lives):"]
+    lines += [f"{n / total:6.1%}  {area}" for area, n in areas.most_common()]
+    lines += ["", "own time (the function itself):"]
     lines += [f"{n / total:6.1%}  {frame}" for frame, n in own.most_common(top)]
     lines += ["", "inclusive time (the function and what it calls):"]
     lines += [f"{n / total:6.1%}  {frame}" for frame, n in inclusive.most_common(top)]
     return "\n".join(lines) + "\n"
+
+
+AREAS = [
+    ("referee/games/", "the games' rules (referee/games)"),
+    ("referee/", "the kernel (referee/kernel)"),
+    ("api/", "the API's own code (api/)"),
+    ("eventstore/", "the event store (eventstore/)"),
+    ("psycopg", "psycopg and its pool"),
+    ("litestar/", "Litestar"),
+    ("uvicorn/", "uvicorn"),
+    ("prometheus", "prometheus_client"),
+    ("structlog", "structlog"),
+    ("msgspec", "msgspec"),
+    ("asyncio/", "asyncio"),
+]
+
+
+def _area(frame: str) -> str:
+    return next((name for marker, name in AREAS if marker in frame), "other (stdlib, ...)")
 
 
 def _frame(frame: str) -> str:

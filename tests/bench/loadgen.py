@@ -139,6 +139,7 @@ class Tally:
     first_error: str = ""
     unserved: int = 0  # open loop: scheduled in the window, not finished by its end
     reads: int = 0  # prime: games read
+    refreshed: int = 0  # games whose seats to act were stale (a move cut off by a window's end)
     games: list[tuple[str, list[str], list[int]]] = field(default_factory=list)  # as they end
 
     def error(self, what: str) -> None:
@@ -168,6 +169,8 @@ class Player:
             tally.error(f"legal-commands {status}: {body[:300]!r}")
             return game
         commands = msgspec.json.decode(body)["commands"]
+        if not commands:  # not this seat's turn after all: a move cut off by the last window
+            return await self.refresh(http, game)
         challenges = [c for c in commands if c["type"].endswith(".challenge")]
         if challenges and self.rng.random() < CHALLENGE_ODDS:
             command = challenges[0]
@@ -178,6 +181,8 @@ class Player:
             "POST", f"{path}/commands", auth, msgspec.json.encode({"command": command})
         )
         done = time.monotonic()
+        if status in (409, 422):  # the same: the game had moved on without us
+            return await self.refresh(http, game)
         if status != 200:
             tally.error(f"command {status}: {body[:300]!r}")
             return game
@@ -186,6 +191,16 @@ class Player:
             tally.moves += 1
             tally.move_latencies.append(done - started)
             tally.command_latencies.append(done - sent)
+        return game
+
+    async def refresh(self, http: Http, game: Game) -> Game:
+        """The game's seats to act, read again."""
+        self.tally.refreshed += 1
+        status, body = await http.request("GET", f"/v1/games/{game.game_id}")
+        if status != 200:
+            self.tally.error(f"read {status}: {body[:300]!r}")
+        else:
+            game.to_act = msgspec.json.decode(body, type=Answer).to_act
         return game
 
     async def create(self, http: Http, counted: bool) -> Game:
