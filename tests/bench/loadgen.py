@@ -76,6 +76,19 @@ class Http:
     async def request(
         self, method: str, path: str, headers: bytes = b"", body: bytes | None = None
     ) -> tuple[int, bytes]:
+        reused = self.writer is not None and not self.writer.is_closing()
+        try:
+            return await self._request(method, path, headers, body)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            if not reused:
+                raise
+            # A kept-alive connection the server closed while it was idle: once more, anew.
+            self.writer = None
+            return await self._request(method, path, headers, body)
+
+    async def _request(
+        self, method: str, path: str, headers: bytes, body: bytes | None
+    ) -> tuple[int, bytes]:
         if self.writer is None or self.writer.is_closing():
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -250,6 +263,9 @@ async def open_loop(job: Job, tally: Tally, games: collections.deque[Game]) -> N
             game = await free_games.get()
             try:
                 game = await player.move(http, game, scheduled)
+            except (OSError, asyncio.IncompleteReadError, HttpError) as error:
+                tally.error(f"{type(error).__name__}: {error}")
+                http = Http(job.host, job.port)
             finally:
                 free_games.put_nowait(game)
                 idle.append(http)
