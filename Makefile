@@ -62,5 +62,7 @@ fuzz: .venv/.synced
 openapi: .venv/.synced
 	.venv/bin/referee openapi --output openapi/openapi.json
 
+# The benchmark (tests/bench/README.md): a few minutes; ARGS="--seconds 5" for a quick one,
+# ARGS="--record" to add its row to tests/bench/RESULTS.md, ARGS="--help" for the options.
 bench: .venv/.synced
-	.venv/bin/python -m tests.bench.http_bench
+	.venv/bin/python -m tests.bench.http_bench $(ARGS)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Literal, Protocol, TypeVar, get_args
 
 import msgspec
 
 from referee.kernel.chance import Chance
 from referee.kernel.contract import RuleViolation, Seat
 
+T = TypeVar("T")
 Strategy = Literal["random", "greedy"]
 STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
 
@@ -61,13 +62,21 @@ def choose(
 ) -> msgspec.Struct:
     """The command a bot of `strategy` sends, from what the seat knows (the random bot needs
     only the legal commands: its view may be None)."""
+    if strategy == "random":
+        return random_choice(legal, rng)
     if not legal:
         raise ValueError("a bot is asked to play with no legal command")
-    if strategy == "random":
-        return legal[rng.randrange(len(legal))]
     if view is None:
         raise ValueError("a greedy bot needs the seat's view")
     return greedy(game, view, legal, seat, rng)
+
+
+def random_choice(legal: Sequence[T], rng: random.Random) -> T:
+    """The random bot: one of the legal commands, uniformly (whatever their form: Structs, or
+    the JSON a client holds)."""
+    if not legal:
+        raise ValueError("a bot is asked to play with no legal command")
+    return legal[rng.randrange(len(legal))]
 
 
 def play(

@@ -1,0 +1,112 @@
+"""Cold load of a long game, and fold speed: what a move costs when its game is not cached.
+
+A game of `EVENTS` events is recorded through the store (not HTTP, for speed): Manitou island
+in match play with an unreachable target, so that it goes on for as long as wanted, played by
+the kernel's random bot (`referee.kernel.bots.play`) and appended a few hundred events at a
+time (the store does not care how events are grouped into commands; reading and folding see
+the same rows). Then `GameService.table(game_id)` on an empty cache, the API's own path (read
++ verify the chain + decode + fold), is timed a few times, and each step on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+from api.cache import TableCache
+from api.service import GameService, _new_events
+from eventstore import NewEvent
+from eventstore.store import EventStore
+from referee.games import REGISTRY
+from referee.kernel import Codec, Played, Table
+from referee.kernel.bots import play
+
+EVENTS = 10_000
+KIND = "manitou-island"
+SEATS = 4
+BATCH = 250  # events per append
+REPEATS = 5
+
+
+async def long_game(store: EventStore, events: int = EVENTS) -> str:
+    """A game of at least `events` events (a few more: a command's events stay together)."""
+    game = REGISTRY[KIND]
+    service = GameService(store, REGISTRY, TableCache(4))
+    seed = os.urandom(32)
+    options = game.options_type(match_play=True, match_target=10**9)
+    created = await service.create(KIND, seats=SEATS, options=options, seed=seed, entropy="")
+    game_id, table = created.game_id, created.table
+    rng = random.Random(7)
+    pending: list[NewEvent] = []
+    appended = table.version
+    while table.version < events and not table.outcome().finished:
+        seat = rng.choice(sorted(table.to_act()))
+        command = play(game, "random", table.state, seat, rng)
+        pending += _new_events(game, table.play(seat, command, table.chance_for(seed, game_id)))
+        if len(pending) >= BATCH or table.version >= events:
+            await store.append(
+                game_id,
+                expected_version=appended,
+                events=pending,
+                seat=seat,
+                command_body=Codec.encode(command),
+            )
+            appended, pending = table.version, []
+    if table.version < events:
+        raise RuntimeError(f"the long game ended after {table.version} events")
+    return game_id
+
+
+async def measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
+    totals, reads, decodes, folds = [], [], [], []
+    game = REGISTRY[KIND]
+    codec = Codec(game)
+    for _ in range(REPEATS):
+        service = GameService(store, REGISTRY, TableCache(4))  # an empty cache
+        started = time.perf_counter()
+        table = await service.table(game_id)
+        totals.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        stored = await store.read(game_id, verify=True)
+        read = time.perf_counter()
+        played = [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
+        decoded = time.perf_counter()
+        Table.replay(game, played)
+        folded = time.perf_counter()
+        reads.append(read - started)
+        decodes.append(decoded - read)
+        folds.append(folded - decoded)
+    events = table.version
+    fold = statistics.median(folds)
+    return {
+        "cold_load_kind": KIND,
+        "cold_load_events": events,
+        "cold_load_ms": round(statistics.median(totals) * 1000, 1),
+        "cold_read_ms": round(statistics.median(reads) * 1000, 1),
+        "cold_decode_ms": round(statistics.median(decodes) * 1000, 1),
+        "cold_fold_ms": round(fold * 1000, 1),
+        "fold_events_per_second": round(events / fold),
+    }
+
+
+async def fold_speed_of(store: EventStore, kind: str, game_ids: list[str]) -> dict[str, Any]:
+    """Fold speed over many short games of the bench's kind (each from game.created)."""
+    codec = Codec(REGISTRY[kind])
+    games: list[list[Played]] = []
+    for game_id in game_ids:
+        stored = await store.read(game_id)
+        games.append([Played(codec.decode_event(e.body), e.chance_cursor) for e in stored])
+    events = sum(len(game) for game in games)
+    started = time.perf_counter()
+    for game in games:
+        Table.replay(REGISTRY[kind], game)
+    elapsed = time.perf_counter() - started
+    return {
+        "kind_fold_games": len(games),
+        "kind_fold_events": events,
+        "kind_fold_events_per_second": round(events / elapsed) if elapsed else None,
+    }
