@@ -82,9 +82,10 @@ class LegalCommands(Sequence[Command]):
         return f"LegalCommands({len(self)} commands)"
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    """The game's `legal_commands`: the lazy space as a plain list, which any caller can encode."""
-    return list(legal_command_space(state, seat))
+def legal_commands(state: State, seat: Seat) -> LegalCommands:
+    """The game's `legal_commands`: the lazy space itself (up to ~14,000 bids with the Shaman's
+    powers), so that a page of it, its length or one command by index costs what it reads."""
+    return legal_command_space(state, seat)
 
 
 def legal_command_space(state: State, seat: Seat) -> LegalCommands:

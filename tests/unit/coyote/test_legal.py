@@ -65,7 +65,7 @@ def test_legal_commands_are_exactly_the_accepted_ones(shaman: bool) -> None:
     for now, seat in positions(shaman, games=12):
         legal = legal_command_space(now, seat)
         listed = GAME.legal_commands(now, seat)
-        assert list(legal) == listed and len(legal) == len(listed) > 0
+        assert list(legal) == list(listed) and len(legal) == len(listed) > 0
         for command in candidates(now, interesting_numbers(now)):
             assert accepted(now, seat, command) == (command in legal), command
         for command in listed[:3] + rng.sample(listed, min(20, len(listed))):
