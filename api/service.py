@@ -1,9 +1,11 @@
 """Load, play, append: how the API runs any game of the registry on the event store.
 
-A game is rebuilt by folding its stored events into a `Table` (kept in a `TableCache`, caught up
-with the events recorded since), a command is played on that table, and the events it produced
-are appended with the version the table was at. A concurrent writer makes the append fail with a
-version conflict: without an `expected_version` the command is decided again on the new state.
+A game is rebuilt by folding its stored events into a `Table` (kept in a `TableCache`; a read
+catches it up with the events recorded since), a command is played on that table, and the events
+it produced are appended with the version the table was at. A command is first decided on the
+cached table as it is, with no read: a concurrent writer (another process) makes the append fail
+with a version conflict, and the command is then decided again on the game read afresh (unless
+the client's `expected_version` says it wanted the old state).
 """
 
 from __future__ import annotations
@@ -326,10 +328,11 @@ class GameService:
         module docstring."""
         body = Codec.encode(command)
         first_result = partial(self._first_result, game_id, seat, idempotency_key, body)
-        for _ in range(MAX_ATTEMPTS):
+        fresh = False  # the first attempt decides on the cached table, if there is one
+        for _ in range(MAX_ATTEMPTS + 1):  # + the one attempt on a cached table found behind
             if earlier := await first_result():
                 return earlier
-            loaded = await self._load(game_id)
+            loaded, checked = await self._for_play(game_id, fresh)
             table = loaded.table
             if type(command) not in self._command_types[_rules_key(table.game)]:
                 raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
@@ -346,6 +349,9 @@ class GameService:
                     raise VersionConflict(expected_version, table.version)
                 played = table.play(seat, command, table.chance_for(seed, game_id), at=now)
             except (RuleViolation, GameOver, VersionConflict):
+                if not checked:  # decided on a table that may be behind: look again first
+                    fresh = True
+                    continue
                 # A retry may have lost the race to its own first attempt, which moved the game
                 # on since we looked: the first result is the answer, not a refusal.
                 if earlier := await first_result():
@@ -365,7 +371,8 @@ class GameService:
                     wake_at=wake_at(table, now),
                 )
             except VersionConflict:
-                if expected_version is not None:
+                fresh = True
+                if expected_version is not None and checked:
                     if earlier := await first_result():
                         return earlier
                     raise
@@ -375,6 +382,17 @@ class GameService:
             self._cache.put(game_id, table, seed, _last_time(result.events))
             return PlayResult(table, self._decode(table.game, result.events), replayed=False)
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
+
+    async def _for_play(self, game_id: str, fresh: bool) -> tuple[CachedGame, bool]:
+        """The game to decide a command on, and whether it was just read to its last event.
+
+        Without `fresh`, the cached table as it is, with no read: if another process moved the
+        game on, the append (at this table's version) fails and the command is decided again
+        on a fresh table, as is any refusal decided on it. One round trip fewer per command.
+        """
+        if not fresh and (cached := self._cache.get(game_id)) is not None:
+            return cached, False
+        return await self._load(game_id), True
 
     async def _first_result(
         self, game_id: str, seat: Seat | None, idempotency_key: str | None, body: bytes
