@@ -38,11 +38,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(database_url: str, log: Path, **settings: object) -> Server:
-    """A server on a free port, logged in as `database_url` (the service's login), sealing
-    seeds with TEST_SEED_KEYS; `settings` are `REFEREE_*` variables by their lower-case name
-    (`sse_heartbeat_seconds=0.5` sets REFEREE_SSE_HEARTBEAT_SECONDS)."""
-    port = free_port()
+def start_server(
+    database_url: str, log: Path, port: int | None = None, **settings: object
+) -> Server:
+    """A server on `port` (default: a free one), logged in as `database_url` (the service's
+    login), sealing seeds with TEST_SEED_KEYS, appending its output to `log`; `settings` are
+    `REFEREE_*` variables by their lower-case name (`sse_heartbeat_seconds=0.5` sets
+    REFEREE_SSE_HEARTBEAT_SECONDS)."""
+    port = free_port() if port is None else port
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,
@@ -51,7 +54,7 @@ def start_server(database_url: str, log: Path, **settings: object) -> Server:
         **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
     }
     referee = Path(sys.executable).parent / "referee"
-    with log.open("wb") as output:
+    with log.open("ab") as output:  # a server restarted on the same log follows on
         process = subprocess.Popen(
             [str(referee), "serve", "--port", str(port)],
             stdout=output,

@@ -9,7 +9,6 @@ audit finds. A bot is refused clearly, and keeps playing through a server that r
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import re
 import subprocess
@@ -27,7 +26,7 @@ import pytest
 from api.botclient import FIRST_PAGE, GREEDY_READ, Summary, _Bot, _game, play_seat
 from referee.games import REGISTRY
 from referee.kernel.bots import CANDIDATES, Strategy
-from tests.servers import TEST_SEED_KEYS, Server, free_port, stop_server, wait_until_ready
+from tests.servers import Server, free_port, start_server, stop_server
 
 KINDS = [game.kind for game in REGISTRY]
 BOT_PATIENCE = 900  # seconds for a whole game of bots; never a measured duration
@@ -42,26 +41,16 @@ SUMMARY = re.compile(
 
 def serve(database_url: str, log: Path, port: int) -> Server:
     """`referee serve` on `port`: the restart test starts a second one where the first was.
-    Heartbeats each second and a one-second grace make the streams quick to drop."""
-    env = {
-        **os.environ,
-        "REFEREE_DATABASE_URL": database_url,
-        "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
-        "REFEREE_SSE_HEARTBEAT_SECONDS": "1",
-        "REFEREE_SHUTDOWN_GRACE_SECONDS": "1",
-        "REFEREE_EXPENSIVE_READS_PER_MINUTE": "0",  # an audit after each game
-    }
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [str(REFEREE), "serve", "--port", str(port)],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=log.parent,
-        )
-    server = Server(f"http://127.0.0.1:{port}", log, process)
-    wait_until_ready(server)
-    return server
+    Heartbeats each second and a one-second grace make the streams quick to drop; no limit on
+    audits (one after each game)."""
+    return start_server(
+        database_url,
+        log,
+        port,
+        sse_heartbeat_seconds=1,
+        shutdown_grace_seconds=1,
+        expensive_reads_per_minute=0,
+    )
 
 
 @pytest.fixture(scope="module")
