@@ -44,8 +44,12 @@ def start_server(
     """A server on `port` (default: a free one), logged in as `database_url` (the service's
     login), sealing seeds with TEST_SEED_KEYS, appending its output to `log`; `settings` are
     `REFEREE_*` variables by their lower-case name (`sse_heartbeat_seconds=0.5` sets
-    REFEREE_SSE_HEARTBEAT_SECONDS)."""
+    REFEREE_SSE_HEARTBEAT_SECONDS).
+
+    Its sweeper is off unless `sweep_interval_seconds` is given: the whole run shares one
+    database, and a sweeper claims the timeouts of every game in it, other tests' included."""
     port = free_port() if port is None else port
+    settings = {"sweep_interval_seconds": 0, **settings}
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,

@@ -42,11 +42,12 @@ SUMMARY = re.compile(
 def serve(database_url: str, log: Path, port: int) -> Server:
     """`referee serve` on `port`: the restart test starts a second one where the first was.
     Heartbeats each second and a one-second grace make the streams quick to drop; no limit on
-    audits (one after each game)."""
+    audits (one after each game); its sweeper claims the timeouts the bots wait for."""
     return start_server(
         database_url,
         log,
         port,
+        sweep_interval_seconds=1,
         sse_heartbeat_seconds=1,
         shutdown_grace_seconds=1,
         expensive_reads_per_minute=0,

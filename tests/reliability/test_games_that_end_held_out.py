@@ -427,7 +427,6 @@ def test_the_defender_resigns_a_two_player_tribu_during_the_window(
         {"bots": [{"seat": 0, "strategy": "random", "depth": 3}]},
         {"bots": {"seat": 0}},
         {"bots": [0, 1]},
-        {"bots": [{"seat": 0}]},  # greedy, the default: Coyote has no greedy bot (yet)
     ],
 )
 def test_hostile_table_settings_are_4xx_problems(http: httpx.Client, fields: Any) -> None:
