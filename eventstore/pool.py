@@ -31,14 +31,17 @@ def create_pool(
     max_size: int = 10,
     timeout: float = 10.0,
     name: str = "referee-store",
+    connection_class: type[AsyncConnection[TupleRow]] = AsyncConnection,
 ) -> Pool:
     """A pool for `EventStore`, not yet open: `await pool.open()` (in the app's lifespan).
 
     `timeout` bounds the wait for a connection, so an unreachable database answers
-    `DatabaseUnavailable` within that time instead of hanging a request.
+    `DatabaseUnavailable` within that time instead of hanging a request. `connection_class`
+    instruments the connections (the tests record every statement the store sends with one).
     """
     return AsyncConnectionPool(
         conninfo,
+        connection_class=connection_class,
         min_size=min_size,
         max_size=max_size,
         timeout=timeout,

@@ -1,12 +1,17 @@
 """The event store: one stream of events per game, appended under an expected version.
 
-An append is two round trips: one read (the stream's version, the hash to chain from, an earlier
-command with the same idempotency key) and one statement that moves the game's version forward
-only if it still equals the expected one, inserts the command and its events, and notifies
-listeners. That statement runs alone in its transaction, so it is all or nothing; of writers
-racing from the same version exactly one matches the version, the others match no row and
-insert nothing. The primary key (game_id, seq) and the unique idempotency key are the
-backstops: a violation of either is a lost race, never an error.
+An append is one statement that moves the game's version forward only if it still equals the
+expected one and the stream's last event is the one the new events chain from, inserts the
+command and its events, and notifies listeners. That statement runs alone in its transaction,
+so it is all or nothing; of writers racing from the same version exactly one matches the
+version, the others match no row and insert nothing. The primary key (game_id, seq) and the
+unique idempotency key are the backstops: a violation of either is a lost race, never an error.
+
+The hash to chain from comes from the store's memory of the stream's head (its own last append
+or creation of the stream, `_Heads`): then the append is that one round trip. Otherwise, or when
+the statement matches nothing, a first look reads the stream's version, its head and an earlier
+command with the same idempotency key, and says why (a conflict, a replay, a corrupt stream) or
+gives the head to write from.
 
 Every method raises `DatabaseUnavailable` when the database cannot be reached and otherwise only
 the store's own errors (`eventstore.types`, and `SealedSeedError` from `seed`): no psycopg error
@@ -17,10 +22,12 @@ an error that says to try again.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -52,6 +59,13 @@ from eventstore.types import (
 NOTIFY_CHANNEL = "referee_events"  # payload "<game_id>:<last seq>", sent when an append commits
 STATUSES = ("active", "finished")
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
+# Every statement of the store names one game by its id (`game_id = ...`), so that with the
+# tables distributed by game_id (Citus, eventstore/migrations/citus.sql) it runs on that game's
+# shard alone; but these, which by design are not about one game: the listing and the sweeper's
+# catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
+# reference table there) and the health check. tests/store/test_statements.py holds them to it.
+ACROSS_GAMES = ("list_streams", "due_games", "find_creation", "ping")
+HEADS_REMEMBERED = 4096  # streams whose head a store keeps, to append to them in one round trip
 
 _INFO_COLUMNS = sql.SQL(
     "game_id, kind, rules_version, seats, status, version, seed_chosen_by_creator,"
@@ -134,6 +148,13 @@ WITH moved AS (
            updated_at = coalesce(%(at)s, now()),
            wake_at = %(wake_at)s
      WHERE game_id = %(game_id)s AND version = %(expected)s
+       -- What the first look checks, for an append from a remembered head that skips it: the
+       -- head is the event the batch chains from, nothing follows it, nothing is missing.
+       AND (%(expected)s = 0 OR EXISTS (
+               SELECT 1 FROM events
+                WHERE game_id = %(game_id)s AND seq = %(expected)s AND hash = %(prev_hash)s))
+       AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = %(game_id)s AND seq > %(expected)s)
+       AND (SELECT count(*) FROM events WHERE game_id = %(game_id)s) = %(expected)s
  RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
 ), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
@@ -214,6 +235,8 @@ class _Moment:
 class _Written:
     command_id: int
     recorded_at: datetime
+    batch: _Batch
+    head: _Head  # the stream's head after it
 
 
 @dataclass(frozen=True)
@@ -231,6 +254,10 @@ class _Batch:
     @property
     def last_seq(self) -> int:
         return self.first_seq + len(self.events) - 1
+
+    def head(self, seal: _GameSeal) -> _Head:
+        """The stream's head once this batch is written (an empty one: a stream created empty)."""
+        return _Head(self.last_seq, self.links[-1][1] if self.links else GENESIS_HASH, seal)
 
     @property
     def secret(self) -> bool:
@@ -315,6 +342,40 @@ class _GameSeal:
         return self._opened
 
 
+@dataclass(frozen=True)
+class _Head:
+    """A stream's last event as this store last wrote or saw it: where its next events chain."""
+
+    version: int
+    hash: bytes
+    seal: _GameSeal
+
+
+class _Heads:
+    """The heads of the streams this store wrote last, least recently used first out. A head is
+    a hint: the append's statement checks it against the stream, so a stale one costs a look."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = capacity
+        self._entries: OrderedDict[str, _Head] = OrderedDict()
+
+    def recall(self, game_id: str, version: int) -> _Head | None:
+        head = self._entries.get(game_id)
+        if head is None or head.version != version:
+            return None
+        self._entries.move_to_end(game_id)
+        return head
+
+    def remember(self, game_id: str, head: _Head) -> None:
+        self._entries[game_id] = head
+        self._entries.move_to_end(game_id)
+        while len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self._entries.pop(game_id, None)
+
+
 class EventStore:
     """Streams of events, one per game, over a pool made by `create_pool` (opened by the caller).
 
@@ -327,9 +388,12 @@ class EventStore:
     bytes, never a game's rules: its writer says which events are secret.
     """
 
-    def __init__(self, pool: Pool, seed_keys: SeedKeys) -> None:
+    def __init__(
+        self, pool: Pool, seed_keys: SeedKeys, *, heads_remembered: int = HEADS_REMEMBERED
+    ) -> None:
         self._pool = pool
         self.seed_keys = seed_keys
+        self._heads = _Heads(heads_remembered)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -379,7 +443,7 @@ class EventStore:
             "token_key_id": None if creation is None else creation.token_key_id,
             "at": at,
             "wake_at": wake_at,
-            **batch.params(_GameSeal.of_seed(self.seed_keys, game_id, seed)),
+            **batch.params(seal := _GameSeal.of_seed(self.seed_keys, game_id, seed)),
         }
         async with self._connection() as conn:
             try:
@@ -391,6 +455,7 @@ class EventStore:
                     raise CreationKeyTaken("another creation recorded this key") from error
                 raise
         assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
+        self._heads.remember(game_id, batch.head(seal))
         stored = batch.stored(game_id, None, None, row[0])
         return AppendResult(version=batch.last_seq, events=stored)
 
@@ -418,14 +483,17 @@ class EventStore:
         """
         _check_append(events, status, idempotency_key)
         key = _CommandKey(game_id, seat, idempotency_key)
+        moment = _Moment(status, at, wake_at)
+        write = partial(self._write, key=key, events=events, body=command_body, moment=moment)
         async with self._connection() as conn:
-            first_look = await self._before_append(conn, key, expected_version, command_body)
-            if isinstance(first_look, AppendResult):
-                return first_look
-            prev_hash, seal = first_look
-            batch = _Batch.after(expected_version, prev_hash, events)
-            moment = _Moment(status, at, wake_at)
-            written = await self._write(conn, key, batch, command_body, moment, seal)
+            head = self._heads.recall(game_id, expected_version)
+            written = None if head is None else await write(conn, head)
+            if written is None:  # no head remembered, or it did not hold: look first
+                self._heads.forget(game_id)
+                first_look = await self._before_append(conn, key, expected_version, command_body)
+                if isinstance(first_look, AppendResult):
+                    return first_look
+                written = await write(conn, first_look)
             if written is None:  # lost a race: the first look, taken again, says to whom
                 earlier = await self._before_append(conn, key, expected_version, command_body)
                 if isinstance(earlier, AppendResult):
@@ -436,6 +504,8 @@ class EventStore:
                     f"game {game_id} is at version {expected_version}, but an event or command "
                     "after it exists already"
                 )
+        self._heads.remember(game_id, written.head)
+        batch = written.batch
         command = CommandRecord(
             id=written.command_id,
             game_id=game_id,
@@ -455,9 +525,9 @@ class EventStore:
         key: _CommandKey,
         expected_version: int,
         command_body: bytes,
-    ) -> tuple[bytes, _GameSeal] | AppendResult:
-        """The hash to chain from and the game's seal, or the earlier result of the same
-        idempotent command.
+    ) -> _Head | AppendResult:
+        """The stream's head to chain from (with the game's seal), or the earlier result of the
+        same idempotent command.
 
         Raises what makes the append impossible: StreamNotFound, IdempotencyKeyReused,
         VersionConflict, StreamCorrupted.
@@ -491,23 +561,28 @@ class EventStore:
             return result
         if version != expected_version:
             raise VersionConflict(expected_version, version)
-        return (GENESIS_HASH if expected_version == 0 else bytes(prev_hash)), seal
+        return _Head(version, GENESIS_HASH if version == 0 else bytes(prev_hash), seal)
 
     async def _write(
         self,
         conn: AsyncConnection[TupleRow],
+        head: _Head,
+        *,
         key: _CommandKey,
-        batch: _Batch,
-        command_body: bytes,
+        events: Sequence[NewEvent],
+        body: bytes,
         moment: _Moment,
-        seal: _GameSeal,
     ) -> _Written | None:
-        """The append's one statement; None if it lost a race (nothing was written)."""
-        if batch.secret:
-            command_body = seal.seal(command_place(batch.first_seq), command_body)
+        """The append's one statement, its events chained after `head`; None if the stream is
+        not at that head (a lost race, a stale head) or the idempotency key is taken: then
+        nothing was written."""
+        batch = _Batch.after(head.version, head.hash, events)
+        seal = head.seal
+        command_body = seal.seal(command_place(batch.first_seq), body) if batch.secret else body
         params = {
             **key.params(),
-            "expected": batch.first_seq - 1,
+            "expected": head.version,
+            "prev_hash": head.hash,
             "count": len(batch.events),
             "status": moment.status,
             "at": moment.at,
@@ -520,7 +595,9 @@ class EventStore:
             row = await _fetch_one(conn, _APPEND, params)
         except psycopg.errors.UniqueViolation:  # a backstop caught a writer that got past us
             return None
-        return None if row is None else _Written(command_id=row[0], recorded_at=row[1])
+        if row is None:
+            return None
+        return _Written(row[0], row[1], batch, batch.head(seal))
 
     # -- reading ------------------------------------------------------------------------------
 

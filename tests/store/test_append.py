@@ -17,8 +17,10 @@ from eventstore import (
     StreamNotFound,
     VersionConflict,
 )
+from eventstore.seeds import SeedKeys
 from eventstore.store import NOTIFY_CHANNEL, EventStore
 from tests.store.helpers import events, make_stream, seed_of
+from tests.store.statements import recording_store
 from tests.tamper import behind_the_back
 
 Conn = AsyncConnection[TupleRow]
@@ -263,3 +265,51 @@ async def test_each_append_notifies_its_game_and_last_seq(
         if len(payloads) == 2:
             break
     assert payloads == [f"{game_id}:2", f"{game_id}:5"]
+
+
+async def test_an_append_after_the_stores_own_is_one_statement(
+    database_url: str, seed_keys: SeedKeys, new_game_id: Callable[[], str]
+) -> None:
+    """The store remembers the head it wrote: the next append chains from it with no first look,
+    in one round trip. A store that did not write the stream (another process) looks first."""
+    game_id = new_game_id()
+    async with (
+        recording_store(database_url, seed_keys) as (store, recorder),
+        recording_store(database_url, seed_keys) as (other, other_recorder),
+    ):
+        await make_stream(store, game_id, opening=2)
+        assert len(recorder.take()) == 1
+        for version in (2, 3):
+            await store.append(
+                game_id, expected_version=version, events=events("z", 1), seat=0, command_body=b"z"
+            )
+            (statement,) = recorder.take()
+            assert statement.text.startswith("WITH moved AS ( UPDATE games")
+        await other.append(
+            game_id, expected_version=4, events=events("y", 2), seat=1, command_body=b"y"
+        )
+        looked, written = other_recorder.take()
+        assert "FROM games g LEFT JOIN events head" in looked.text
+        assert written.text.startswith("WITH moved AS ( UPDATE games")
+        with pytest.raises(VersionConflict):  # the first store's head is stale now
+            await store.append(
+                game_id, expected_version=4, events=events("x", 1), seat=0, command_body=b"x"
+            )
+        stored = await other.read(game_id, verify=True)  # chained and numbered without a gap
+    assert [e.seq for e in stored] == [1, 2, 3, 4, 5, 6]
+
+
+async def test_an_event_deleted_behind_a_remembered_head_is_a_corrupt_stream(
+    event_store: EventStore, superuser_conn: Conn, new_game_id: Callable[[], str]
+) -> None:
+    """The append from a remembered head checks what the first look would have: an event
+    missing before the head is found, and nothing is written."""
+    game_id = new_game_id()
+    await make_stream(event_store, game_id, opening=3)
+    async with behind_the_back(superuser_conn):
+        await superuser_conn.execute("DELETE FROM events WHERE game_id = %s AND seq = 2", [game_id])
+    with pytest.raises(StreamCorrupted, match="has 2 events"):
+        await event_store.append(
+            game_id, expected_version=3, events=events("z", 1), seat=0, command_body=b"z"
+        )
+    assert await table_counts(superuser_conn, game_id) == (3, 2, 0)
