@@ -332,6 +332,7 @@ def _provision(database: _Database) -> None:
     log.info(
         "migrations applied",
         versions=done.applied,
+        distribution=done.distribution.why,
         login=done.login,
         seed_key=database.seed_keys.current,
         seeds_sealed=done.sealed.sealed_plain,
