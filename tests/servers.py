@@ -14,6 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+# NO_SWEEPER: a server or app of the tests runs no background sweeper unless its test is about
+# one. The whole run shares one database, and a sweeper on the real clock claims the timeouts
+# of every timed game in it, whichever test plays it: a seat's own claim then finds it taken.
 STARTUP_PATIENCE = 60.0  # seconds for a server to answer ready; never a measured duration
 
 # The seed keys of the test run (REFEREE_SEED_KEYS), for its stores and servers alike. A key
@@ -39,15 +42,15 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, log: Path, port: int | None = None, **settings: object
+    database_url: str, log: Path, port: int | None = None, *, workers: int = 1, **settings: object
 ) -> Server:
     """A server on `port` (default: a free one), logged in as `database_url` (the service's
     login), sealing seeds with TEST_SEED_KEYS, appending its output to `log`; `settings` are
     `REFEREE_*` variables by their lower-case name (`sse_heartbeat_seconds=0.5` sets
     REFEREE_SSE_HEARTBEAT_SECONDS).
 
-    Its sweeper is off unless `sweep_interval_seconds` is given: the whole run shares one
-    database, and a sweeper claims the timeouts of every game in it, other tests' included."""
+    One process unless `workers` says otherwise (a test counts on one process's limits and
+    cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER)."""
     port = free_port() if port is None else port
     settings = {"sweep_interval_seconds": 0, **settings}
     env = {
@@ -60,7 +63,7 @@ def start_server(
     referee = Path(sys.executable).parent / "referee"
     with log.open("ab") as output:  # a server restarted on the same log follows on
         process = subprocess.Popen(
-            [str(referee), "serve", "--port", str(port)],
+            [str(referee), "serve", "--port", str(port), "--workers", str(workers)],
             stdout=output,
             stderr=subprocess.STDOUT,
             env=env,

@@ -51,6 +51,7 @@ async def client(
         pool_min_size=1,
         pool_max_size=4,
         expensive_reads_per_minute=0,  # every test here audits and exports at will
+        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

@@ -113,6 +113,7 @@ async def app_with(registry: Registry, database_url: str) -> AsyncIterator[httpx
         seed_keys=SeedKeys.parse(TEST_SEED_KEYS),
         pool_min_size=1,
         pool_max_size=2,
+        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
     )
     app = create_app(settings, registry)
     async with app.lifespan():

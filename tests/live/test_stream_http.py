@@ -25,7 +25,11 @@ async def client(
     database_url: str, seed_keys: SeedKeys
 ) -> AsyncIterator[AsyncTestClient[Litestar]]:
     settings = Settings(
-        database_url=database_url, seed_keys=seed_keys, pool_min_size=1, pool_max_size=4
+        database_url=database_url,
+        seed_keys=seed_keys,
+        pool_min_size=1,
+        pool_max_size=4,
+        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client
