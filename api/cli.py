@@ -50,6 +50,19 @@ NO_DATABASE_MESSAGE = (
 _SETUP_ERRORS = (StoreError, SealedSeedError, SeedKeyError)
 
 
+def available_cores(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """The cores this process may use: those of its CPU affinity, bounded by the CPU quota of
+    its cgroup (a container's limit: cgroup v2 `cpu.max`, "<quota> <period>" or "max ...")."""
+    cores = len(os.sched_getaffinity(0))
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):  # no cgroup v2 here, or not one we can read
+        pass
+    return max(1, cores)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     status: int = args.run(args)
@@ -68,9 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=available_cores(),
         metavar="N",
-        help="serve with N processes on one socket (default 1; e.g. one per core)",
+        help="serve with N processes on one socket (default: the cores this process may use)",
     )
     serve.set_defaults(run=_serve)
 

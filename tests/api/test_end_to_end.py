@@ -51,6 +51,8 @@ def referee_command() -> list[str]:
 @contextmanager
 def serving(env: dict[str, str], log: Path, *options: str) -> Iterator[Server]:
     port = free_port()
+    if "--workers" not in options:
+        options = ("--workers", "1", *options)  # one process unless the test asks for more
     command = [*referee_command(), "serve", "--host", "127.0.0.1", "--port", str(port), *options]
     with log.open("wb") as output:
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)

@@ -87,7 +87,7 @@ def serve(url: str, log: Path, cache_size: int | None) -> tuple[subprocess.Popen
     referee = Path(sys.executable).with_name("referee")
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [str(referee), "serve", "--port", str(port)],
+            [str(referee), "serve", "--port", str(port), "--workers", "1"],
             env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
