@@ -36,6 +36,10 @@ class TableCache:
         self._capacity = capacity
         self._entries: OrderedDict[str, CachedGame] = OrderedDict()
 
+    @property
+    def capacity(self) -> int:
+        return self._capacity
+
     def get(self, game_id: str) -> CachedGame | None:
         """A private copy of the cached game: the caller may play on it freely."""
         entry = self._entries.get(game_id)

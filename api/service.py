@@ -60,7 +60,9 @@ def utc_now() -> datetime:
 
 
 MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning the race
-SEAT_CACHE_SIZE = 8192  # confirmed seat tokens kept in memory (a few games' seats each)
+# Confirmed seat tokens kept in memory: as many seats as the cached games have (a game of up to
+# this many seats), so that every game in play authenticates without asking the database.
+SEATS_PER_CACHED_GAME = 8
 READY_TIMEOUT_SECONDS = 2.0
 
 
@@ -133,6 +135,7 @@ class GameService:
         # Seat tokens are insert-only (the application's role may not change or delete them),
         # so a token once confirmed stays valid: every move need not ask the database again.
         self._seats: OrderedDict[tuple[str, bytes], Seat] = OrderedDict()
+        self._seats_kept = SEATS_PER_CACHED_GAME * max(cache.capacity, 1)
         # By kind and rules version: a game is read and played under the rules it was recorded
         # with, which need not be its kind's newest.
         self._codecs = {(game.kind, game.version): Codec(game) for game in registry.all_versions()}
@@ -287,7 +290,7 @@ class GameService:
             await self._store.info(game_id)  # a game that does not exist is a 404, not a 401
             return None
         self._seats[key] = seat
-        if len(self._seats) > SEAT_CACHE_SIZE:
+        if len(self._seats) > self._seats_kept:
             self._seats.popitem(last=False)
         return seat
 
