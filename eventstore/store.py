@@ -8,7 +8,8 @@ version, the others match no row and insert nothing. The primary key (game_id, s
 unique idempotency key are the backstops: a violation of either is a lost race, never an error.
 
 The hash to chain from comes from the store's memory of the stream's head (its own last append
-or creation of the stream, `_Heads`): then the append is that one round trip. Otherwise, or when
+to the stream, or a verified read that reached its end: `_Heads`): then the append is that one
+round trip. Otherwise, or when
 the statement matches nothing, a first look reads the stream's version, its head and an earlier
 command with the same idempotency key, and says why (a conflict, a replay, a corrupt stream) or
 gives the head to write from.
@@ -65,7 +66,7 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
 # reference table there) and the health check. tests/store/test_statements.py holds them to it.
 ACROSS_GAMES = ("list_streams", "due_games", "find_creation", "ping")
-HEADS_REMEMBERED = 4096  # streams whose head a store keeps, to append to them in one round trip
+HEADS_REMEMBERED = 10_000  # streams whose head a store keeps, to append to them in one round trip
 
 _INFO_COLUMNS = sql.SQL(
     "game_id, kind, rules_version, seats, status, version, seed_chosen_by_creator,"
@@ -345,7 +346,7 @@ class _GameSeal:
 
 @dataclass(frozen=True)
 class _Head:
-    """A stream's last event as this store last wrote or saw it: where its next events chain."""
+    """A stream's last event as this store last wrote or read it: where its next events chain."""
 
     version: int
     hash: bytes
@@ -660,6 +661,8 @@ class EventStore:
         events = [_event_of(row[2:-2], seal) for row in rows if row[3] is not None]
         if verify:
             _verify(game_id, after, limit, version, before_hash, events)
+            if (head := _head_read(after, version, before_hash, events, seal)) is not None:
+                self._heads.remember(game_id, head)
         return events
 
     async def info(self, game_id: str) -> StreamInfo:
@@ -836,6 +839,21 @@ def _event_of(columns: Sequence[Any], seal: _GameSeal) -> StoredEvent:
         prev_hash=prev,
         hash=digest,
     )
+
+
+def _head_read(
+    after: int,
+    version: int,
+    before_hash: bytes | None,
+    events: list[StoredEvent],
+    seal: _GameSeal,
+) -> _Head | None:
+    """The stream's head, if a verified read reached it: its next append can skip the look."""
+    if events and events[-1].seq == version:
+        return _Head(version, bytes(events[-1].hash), seal)
+    if not events and after == version:
+        return _Head(version, GENESIS_HASH if version == 0 else bytes(before_hash or b""), seal)
+    return None
 
 
 def _verify(

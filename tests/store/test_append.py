@@ -270,8 +270,9 @@ async def test_each_append_notifies_its_game_and_last_seq(
 async def test_an_append_after_the_stores_own_is_one_statement(
     database_url: str, seed_keys: SeedKeys, new_game_id: Callable[[], str]
 ) -> None:
-    """The store remembers the head it wrote: the next append chains from it with no first look,
-    in one round trip. A store that did not write the stream (another process) looks first."""
+    """The store remembers the head it wrote, or read to the end: the next append chains from it
+    with no first look, in one round trip. A store that knows no head (another process) looks
+    first."""
     game_id = new_game_id()
     async with (
         recording_store(database_url, seed_keys) as (store, recorder),
@@ -296,7 +297,16 @@ async def test_an_append_after_the_stores_own_is_one_statement(
                 game_id, expected_version=4, events=events("x", 1), seat=0, command_body=b"x"
             )
         stored = await other.read(game_id, verify=True)  # chained and numbered without a gap
+        await store.read(game_id, after=6, verify=True)  # a read that reaches the end: the head
+        recorder.take()
+        await store.append(
+            game_id, expected_version=6, events=events("w", 1), seat=0, command_body=b"w"
+        )
+        (statement,) = recorder.take()
+        assert statement.text.startswith("WITH moved AS ( UPDATE games")
+        after = await other.read(game_id, after=5, verify=True)
     assert [e.seq for e in stored] == [1, 2, 3, 4, 5, 6]
+    assert [e.seq for e in after] == [6, 7]
 
 
 async def test_an_event_deleted_behind_a_remembered_head_is_a_corrupt_stream(
