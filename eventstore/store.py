@@ -9,10 +9,9 @@ unique idempotency key are the backstops: a violation of either is a lost race, 
 
 The hash to chain from comes from the store's memory of the stream's head (its own last append
 to the stream, or a verified read that reached its end: `_Heads`): then the append is that one
-round trip. Otherwise, or when
-the statement matches nothing, a first look reads the stream's version, its head and an earlier
-command with the same idempotency key, and says why (a conflict, a replay, a corrupt stream) or
-gives the head to write from.
+round trip. Otherwise, or when the statement matches nothing, a first look reads the stream's
+version, its head and an earlier command with the same idempotency key, and says why (a
+conflict, a replay, a corrupt stream) or gives the head to write from.
 
 Every method raises `DatabaseUnavailable` when the database cannot be reached and otherwise only
 the store's own errors (`eventstore.types`, and `SealedSeedError` from `seed`): no psycopg error
@@ -61,7 +60,7 @@ NOTIFY_CHANNEL = "referee_events"  # payload "<game_id>:<last seq>", sent when a
 STATUSES = ("active", "finished")
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # Every statement of the store names one game by its id (`game_id = ...`), so that with the
-# tables distributed by game_id (Citus, eventstore/migrations/citus.sql) it runs on that game's
+# tables distributed by game_id (Citus, eventstore/distribution.py) it runs on that game's
 # shard alone; but these, which by design are not about one game: the listing and the sweeper's
 # catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
 # reference table there) and the health check. tests/store/test_statements.py holds them to it.
@@ -354,8 +353,9 @@ class _Head:
 
 
 class _Heads:
-    """The heads of the streams this store wrote last, least recently used first out. A head is
-    a hint: the append's statement checks it against the stream, so a stale one costs a look."""
+    """The heads of the streams this store wrote or read last, least recently used first out. A
+    head is a hint: the append's statement checks it against the stream, so a stale one costs a
+    look."""
 
     def __init__(self, capacity: int) -> None:
         self._capacity = capacity
@@ -852,7 +852,10 @@ def _head_read(
     if events and events[-1].seq == version:
         return _Head(version, bytes(events[-1].hash), seal)
     if not events and after == version:
-        return _Head(version, GENESIS_HASH if version == 0 else bytes(before_hash or b""), seal)
+        if version == 0:
+            return _Head(0, GENESIS_HASH, seal)
+        assert before_hash is not None  # `_verify` refuses a read after a missing event
+        return _Head(version, bytes(before_hash), seal)
     return None
 
 

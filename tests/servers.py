@@ -14,9 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-# NO_SWEEPER: a server or app of the tests runs no background sweeper unless its test is about
-# one. The whole run shares one database, and a sweeper on the real clock claims the timeouts
-# of every timed game in it, whichever test plays it: a seat's own claim then finds it taken.
+# A server or app of the tests runs no background sweeper unless its test is about one. The
+# whole run shares one database, and a sweeper on the real clock claims the timeouts of every
+# timed game in it, whichever test plays it: a seat's own claim then finds it taken.
+NO_SWEEPER = 0  # REFEREE_SWEEP_INTERVAL_SECONDS / Settings.sweep_interval_seconds
 STARTUP_PATIENCE = 60.0  # seconds for a server to answer ready; never a measured duration
 
 # The seed keys of the test run (REFEREE_SEED_KEYS), for its stores and servers alike. A key
@@ -52,7 +53,7 @@ def start_server(
     One process unless `workers` says otherwise (a test counts on one process's limits and
     cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER)."""
     port = free_port() if port is None else port
-    settings = {"sweep_interval_seconds": 0, **settings}
+    settings = {"sweep_interval_seconds": NO_SWEEPER, **settings}
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,

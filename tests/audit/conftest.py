@@ -18,6 +18,7 @@ from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.audit.helpers import play_game
+from tests.servers import NO_SWEEPER
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ async def client(
         pool_min_size=1,
         pool_max_size=4,
         expensive_reads_per_minute=0,  # every test here audits and exports at will
-        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
+        sweep_interval_seconds=NO_SWEEPER,
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

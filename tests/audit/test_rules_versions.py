@@ -25,7 +25,7 @@ from referee.kernel import Chance, Registry
 from referee.kernel.registry import UnknownKind, UnknownRulesVersion
 from tests.audit.helpers import play_game, verdicts
 from tests.corpus.recorder import Player
-from tests.servers import TEST_SEED_KEYS
+from tests.servers import NO_SWEEPER, TEST_SEED_KEYS
 
 COYOTE = REGISTRY["coyote"]
 
@@ -113,7 +113,7 @@ async def app_with(registry: Registry, database_url: str) -> AsyncIterator[httpx
         seed_keys=SeedKeys.parse(TEST_SEED_KEYS),
         pool_min_size=1,
         pool_max_size=2,
-        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
+        sweep_interval_seconds=NO_SWEEPER,
     )
     app = create_app(settings, registry)
     async with app.lifespan():

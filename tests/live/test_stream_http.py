@@ -16,6 +16,7 @@ from eventstore.seeds import SeedKeys
 from tests.api.helpers import Client, Game, assert_problem, create_game
 from tests.audit.test_http import finished_game
 from tests.live.conftest import Message
+from tests.servers import NO_SWEEPER
 
 UNKNOWN = "/v1/games/00000000-0000-4000-8000-000000000000"
 
@@ -29,7 +30,7 @@ async def client(
         seed_keys=seed_keys,
         pool_min_size=1,
         pool_max_size=4,
-        sweep_interval_seconds=0,  # NO_SWEEPER (tests/servers.py)
+        sweep_interval_seconds=NO_SWEEPER,
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

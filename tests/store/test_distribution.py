@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import psycopg
+import pytest
 
 from eventstore.distribution import (
     DISTRIBUTED,
@@ -31,11 +32,16 @@ def schema(conninfo: str) -> dict[str, set[str]]:
     return tables
 
 
-async def test_without_citus_nothing_is_distributed_and_it_says_so(
-    empty_database: Callable[[], str],
-) -> None:
+@pytest.fixture
+async def migrated(empty_database: Callable[[], str]) -> str:
+    """A fresh database with every migration applied, as its owner."""
     conninfo = empty_database()
     await migrate(conninfo)
+    return conninfo
+
+
+async def test_without_citus_nothing_is_distributed_and_it_says_so(migrated: str) -> None:
+    conninfo = migrated
     before = schema(conninfo)
     async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
         done = await distribute(conn)
@@ -44,11 +50,8 @@ async def test_without_citus_nothing_is_distributed_and_it_says_so(
     assert schema(conninfo) == before
 
 
-async def test_the_distribution_covers_every_table_of_the_schema(
-    empty_database: Callable[[], str],
-) -> None:
-    conninfo = empty_database()
-    await migrate(conninfo)
+async def test_the_distribution_covers_every_table_of_the_schema(migrated: str) -> None:
+    conninfo = migrated
     tables = schema(conninfo)
     keyed = {table for table, columns in tables.items() if "game_id" in columns}
     assert set(DISTRIBUTED) == keyed - set(REFERENCE), "every game's table goes with its game"
