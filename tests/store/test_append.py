@@ -18,7 +18,7 @@ from eventstore import (
     VersionConflict,
 )
 from eventstore.seeds import SeedKeys
-from eventstore.store import NOTIFY_CHANNEL, EventStore
+from eventstore.store import MAX_BATCH_EVENTS, NOTIFY_CHANNEL, EventStore
 from tests.store.helpers import events, make_stream, seed_of
 from tests.store.statements import recording_store
 from tests.tamper import behind_the_back
@@ -209,6 +209,30 @@ async def test_appending_needs_events(
     with pytest.raises(ValueError):
         await event_store.append(game_id, expected_version=1, events=[], seat=0, command_body=b"")
     assert (await event_store.info(game_id)).version == 1
+
+
+async def test_a_write_holds_up_to_the_batch_bound_and_no_more(
+    event_store: EventStore, superuser_conn: Conn, new_game_id: Callable[[], str]
+) -> None:
+    """A batch goes as one statement's parameters (seven per event; PostgreSQL takes 65,535):
+    the largest batch allowed is written whole and chained, one more event is refused first."""
+    game_id = new_game_id()
+    await make_stream(event_store, game_id, opening=1)
+    too_many = events("many", MAX_BATCH_EVENTS + 1)
+    with pytest.raises(ValueError, match="at most"):
+        await event_store.append(
+            game_id, expected_version=1, events=too_many, seat=0, command_body=b"x"
+        )
+    with pytest.raises(ValueError, match="at most"):
+        await make_stream(event_store, new_game_id(), opening=MAX_BATCH_EVENTS + 1)
+    assert await table_counts(superuser_conn, game_id) == (1, 1, 0)
+    appended = await event_store.append(
+        game_id, expected_version=1, events=too_many[:-1], seat=0, command_body=b"x"
+    )
+    assert appended.version == 1 + MAX_BATCH_EVENTS
+    assert await event_store.read(game_id, after=1, verify=True) == appended.events
+    total = 1 + MAX_BATCH_EVENTS
+    assert await table_counts(superuser_conn, game_id) == (total, total, 1)
 
 
 async def test_a_stream_created_empty_chains_from_the_genesis_hash(
