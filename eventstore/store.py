@@ -27,9 +27,10 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any
 
+import msgspec
 import psycopg
 from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow, dict_row
@@ -83,39 +84,19 @@ _COMMAND_COLUMNS = (
 # What opens the game's sealed bodies (eventstore.bodies), from its games row `g`.
 _SEED_COLUMNS = "g.seed_key_id AS seed_key_id_, g.sealed_seed AS sealed_seed_"
 
-# A batch's columns, in the order `_Batch.params` numbers them: `seq_0`, `type_0`, ... `hash_0`,
-# `seq_1`, ...; as scalars, not arrays: psycopg adapts a list element by element in Python
-# (about 150 us for one event's seven arrays, against a few us for seven scalars).
-_BATCH_COLUMNS = (
-    ("seq", "bigint"),
-    ("type", "text"),
-    ("body", "bytea"),
-    ("sealed", "boolean"),
-    ("chance_cursor", "bigint"),
-    ("prev_hash", "bytea"),
-    ("hash", "bytea"),
-)
-# At most 65,535 parameters go with one statement: a batch is bounded well below that.
-MAX_BATCH_EVENTS = 5_000
+# The events of a batch, as one JSON array of rows (`_Batch.params`; bytes in base64), joined
+# to the one row of the game they belong to. One parameter whatever the batch's size: psycopg
+# adapts a list element by element in Python (about 150 us for one event as seven arrays) and
+# re-parses a statement of over 50 parameters at every call; one text is a few microseconds.
+_NEW_EVENTS = """
+(SELECT e.seq, e.type, decode(e.body, 'base64') AS body, e.sealed, e.chance_cursor,
+        decode(e.prev_hash, 'base64') AS prev_hash, decode(e.hash, 'base64') AS hash
+   FROM json_to_recordset(%(events)s::json)
+        AS e(seq bigint, type text, body text, sealed boolean, chance_cursor bigint,
+             prev_hash text, hash text)) e
+"""
 
-
-@lru_cache(maxsize=64)
-def _new_events(count: int) -> str:
-    """The events of a batch of `count` as a VALUES list, to join to their game's one row."""
-    names = ", ".join(name for name, _ in _BATCH_COLUMNS)
-    if count == 0:  # a stream created empty
-        nulls = ", ".join(f"NULL::{type_}" for _, type_ in _BATCH_COLUMNS)
-        return f"(SELECT {nulls} WHERE false) AS e({names})"
-    rows = ", ".join(
-        "(" + ", ".join(f"%({name}_{i})s::{type_}" for name, type_ in _BATCH_COLUMNS) + ")"
-        for i in range(count)
-    )
-    return f"(VALUES {rows}) AS e({names})"
-
-
-@lru_cache(maxsize=64)
-def _create_statement(count: int) -> str:
-    return f"""
+_CREATE = f"""
 WITH game AS (
     INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
                        sealed_seed, seed_chosen_by_creator, created_at, updated_at, wake_at)
@@ -139,7 +120,7 @@ WITH game AS (
                         hash)
     SELECT game.game_id, e.seq, e.type, e.body, e.sealed, e.chance_cursor, game.created_at,
            e.prev_hash, e.hash
-      FROM game, {_new_events(count)}
+      FROM game, {_NEW_EVENTS}
 )
 SELECT created_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version) FROM game
 """
@@ -167,9 +148,7 @@ SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
 """
 
 
-@lru_cache(maxsize=64)
-def _append_statement(count: int) -> str:
-    return f"""
+_APPEND = f"""
 WITH moved AS (
     UPDATE games
        SET version = version + %(count)s,
@@ -197,7 +176,7 @@ WITH moved AS (
                         recorded_at, prev_hash, hash)
     SELECT moved.game_id, e.seq, e.type, e.body, e.sealed, %(seat)s, moved.command_id,
            e.chance_cursor, moved.recorded_at, e.prev_hash, e.hash
-      FROM moved, {_new_events(count)}
+      FROM moved, {_NEW_EVENTS}
 )
 SELECT command_id, recorded_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version)
   FROM moved
@@ -295,21 +274,23 @@ class _Batch:
         """Whether an event of the batch is secret: then it, and its command, are sealed."""
         return any(e.secret for e in self.events)
 
-    def params(self, seal: _GameSeal) -> dict[str, Any]:
-        """The parameters of `_new_events(len(events))`."""
-        params: dict[str, Any] = {}
-        for i, (event, (prev_hash, digest)) in enumerate(zip(self.events, self.links, strict=True)):
-            seq = self.first_seq + i
-            params[f"seq_{i}"] = seq
-            params[f"type_{i}"] = event.type
-            params[f"body_{i}"] = (
-                seal.seal(event_place(seq), event.body) if event.secret else event.body
+    def params(self, seal: _GameSeal) -> dict[str, str]:
+        """The `events` parameter of `_NEW_EVENTS`."""
+        rows = [
+            {
+                "seq": seq,
+                "type": event.type,
+                "body": seal.seal(event_place(seq), event.body) if event.secret else event.body,
+                "sealed": event.secret,
+                "chance_cursor": event.chance_cursor,
+                "prev_hash": prev_hash,
+                "hash": digest,
+            }
+            for seq, event, (prev_hash, digest) in zip(
+                range(self.first_seq, self.last_seq + 1), self.events, self.links, strict=True
             )
-            params[f"sealed_{i}"] = event.secret
-            params[f"chance_cursor_{i}"] = event.chance_cursor
-            params[f"prev_hash_{i}"] = prev_hash
-            params[f"hash_{i}"] = digest
-        return params
+        ]
+        return {"events": msgspec.json.encode(rows).decode()}
 
     def stored(
         self, game_id: str, seat: int | None, command_id: int | None, recorded_at: datetime
@@ -458,7 +439,6 @@ class EventStore:
         _check_status(status)
         if len(seat_token_hashes) != seats:
             raise ValueError(f"{seats} seats need {seats} token hashes")
-        _check_batch_size(events)
         batch = _Batch.after(0, GENESIS_HASH, events)
         seed_key_id, sealed_seed = self.seed_keys.seal(game_id, seed)
         params = {
@@ -481,7 +461,7 @@ class EventStore:
         }
         async with self._connection() as conn:
             try:
-                row = await _fetch_one(conn, _create_statement(len(events)), params)
+                row = await _fetch_one(conn, _CREATE, params)
             except psycopg.errors.UniqueViolation as error:
                 if error.diag.constraint_name == "games_pkey":
                     raise StreamExists(f"game {game_id} exists already") from error
@@ -626,7 +606,7 @@ class EventStore:
             **batch.params(seal),
         }
         try:
-            row = await _fetch_one(conn, _append_statement(len(batch.events)), params)
+            row = await _fetch_one(conn, _APPEND, params)
         except psycopg.errors.UniqueViolation:  # a backstop caught a writer that got past us
             return None
         if row is None:
@@ -933,16 +913,10 @@ def _verify(
 def _check_append(events: list[NewEvent], status: str | None, idempotency_key: str | None) -> None:
     if not events:
         raise ValueError("an accepted command produces at least one event")
-    _check_batch_size(events)
     if status is not None:
         _check_status(status)
     if idempotency_key is not None and not 0 < len(idempotency_key) <= MAX_IDEMPOTENCY_KEY_LENGTH:
         raise ValueError(f"an idempotency key has 1 to {MAX_IDEMPOTENCY_KEY_LENGTH} characters")
-
-
-def _check_batch_size(events: Sequence[NewEvent]) -> None:
-    if len(events) > MAX_BATCH_EVENTS:
-        raise ValueError(f"one write records at most {MAX_BATCH_EVENTS} events")
 
 
 def _check_status(status: str) -> None:

@@ -18,7 +18,7 @@ from eventstore import (
     VersionConflict,
 )
 from eventstore.seeds import SeedKeys
-from eventstore.store import MAX_BATCH_EVENTS, NOTIFY_CHANNEL, EventStore
+from eventstore.store import NOTIFY_CHANNEL, EventStore
 from tests.store.helpers import events, make_stream, seed_of
 from tests.store.statements import recording_store
 from tests.tamper import behind_the_back
@@ -211,28 +211,19 @@ async def test_appending_needs_events(
     assert (await event_store.info(game_id)).version == 1
 
 
-async def test_a_write_holds_up_to_the_batch_bound_and_no_more(
+async def test_a_long_batch_is_one_write_chained_whole(
     event_store: EventStore, superuser_conn: Conn, new_game_id: Callable[[], str]
 ) -> None:
-    """A batch goes as one statement's parameters (seven per event; PostgreSQL takes 65,535):
-    the largest batch allowed is written whole and chained, one more event is refused first."""
+    """A batch goes as one parameter whatever its length (no bound of PostgreSQL's 65,535
+    parameters per statement): 10,000 events at creation and again in one append."""
     game_id = new_game_id()
-    await make_stream(event_store, game_id, opening=1)
-    too_many = events("many", MAX_BATCH_EVENTS + 1)
-    with pytest.raises(ValueError, match="at most"):
-        await event_store.append(
-            game_id, expected_version=1, events=too_many, seat=0, command_body=b"x"
-        )
-    with pytest.raises(ValueError, match="at most"):
-        await make_stream(event_store, new_game_id(), opening=MAX_BATCH_EVENTS + 1)
-    assert await table_counts(superuser_conn, game_id) == (1, 1, 0)
+    created = await make_stream(event_store, game_id, opening=10_000)
     appended = await event_store.append(
-        game_id, expected_version=1, events=too_many[:-1], seat=0, command_body=b"x"
+        game_id, expected_version=10_000, events=events("many", 10_000), seat=0, command_body=b"x"
     )
-    assert appended.version == 1 + MAX_BATCH_EVENTS
-    assert await event_store.read(game_id, after=1, verify=True) == appended.events
-    total = 1 + MAX_BATCH_EVENTS
-    assert await table_counts(superuser_conn, game_id) == (total, total, 1)
+    assert appended.version == 20_000
+    assert await event_store.read(game_id, verify=True) == created.events + appended.events
+    assert await table_counts(superuser_conn, game_id) == (20_000, 20_000, 1)
 
 
 async def test_a_stream_created_empty_chains_from_the_genesis_hash(
