@@ -57,6 +57,7 @@ import httpx
 import msgspec
 
 from api.cache import TableCache
+from api.cli import available_cores
 from api.service import GameService
 from eventstore import open_store
 from eventstore.embedded import start_embedded, stop_embedded
@@ -768,7 +769,12 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--games", type=int, default=32, help="games in play at full load")
     parser.add_argument("--seconds", type=float, default=20.0, help="each timed phase")
-    parser.add_argument("--workers", type=int, default=1, help="referee serve --workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=available_cores(),
+        help="referee serve --workers (default: its own default, the cores this process may use)",
+    )
     parser.add_argument("--rate", type=float, default=300.0, help="open loop: moves/s offered")
     parser.add_argument(
         "--scale",
