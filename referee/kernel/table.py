@@ -19,6 +19,7 @@ from referee.kernel.chance import Chance, commitment
 from referee.kernel.clocks import Clocks
 from referee.kernel.contract import Game, Outcome, RuleViolation, Seat
 from referee.kernel.lifecycle import (
+    KERNEL_EVENTS,
     Abandon,
     Abandoned,
     BotSeat,
@@ -36,6 +37,7 @@ from referee.kernel.lifecycle import (
     TimedOut,
 )
 
+_KERNEL_EVENT_TYPES = frozenset(KERNEL_EVENTS)  # a set: one lookup per event in a fold
 MAX_STAND_INS = 10_000  # the referee's moves for seats that left, in one step: a runaway guard
 
 
@@ -289,6 +291,14 @@ class Table:
         return played
 
     def _apply(self, event: msgspec.Struct, cursor: int) -> None:
+        if type(event) in _KERNEL_EVENT_TYPES:
+            self._apply_kernel_event(event)
+        else:  # most of a stream: the game's own events
+            self.state = self.game.evolve(self.state, event)
+        self.chance_cursor = cursor
+        self.version += 1
+
+    def _apply_kernel_event(self, event: msgspec.Struct) -> None:
         match event:
             case SeedRevealed():
                 self.seed_revealed = True
@@ -308,9 +318,7 @@ class Table:
             case Abandoned():
                 self.abandoned = True
             case _:
-                self.state = self.game.evolve(self.state, event)
-        self.chance_cursor = cursor
-        self.version += 1
+                raise AssertionError(f"{type(event).__name__} is not in KERNEL_EVENTS")
 
     def _apply_setting(self, event: TimeControlSet | BotsSeated) -> None:
         # Settings come right after game.created, each at most once.
