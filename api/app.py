@@ -129,6 +129,7 @@ def _database(
                 await asyncio.gather(sweeping, return_exceptions=True)
             await sweeper.stop()
             await app.state.hub.stop()
+            await store.drain_notifications()
             await pool.close()
 
     return lifespan

@@ -1,10 +1,11 @@
 """Live games: one LISTEN connection per process, fanned out to the streams waiting on a game.
 
-Every append notifies `eventstore.NOTIFY_CHANNEL` with "<game_id>:<last seq>", whichever
-process wrote it. A notification is only a hint: a woken stream reads the store from the last
-seq it sent, so nothing is skipped or repeated. While the connection is down nothing wakes the
-streams, so they also read the store at every heartbeat, and all of them are woken as soon as
-the connection is back: a lost notification delays an event, never loses it.
+Every write is followed by a notification on `eventstore.NOTIFY_CHANNEL`, "<game_id>:<last
+seq>", whichever process wrote it (eventstore/notifications.py). A notification is only a hint:
+a woken stream reads the store from the last seq it sent, so nothing is skipped or repeated.
+While the connection is down nothing wakes the streams, so they also read the store at every
+heartbeat, and all of them are woken as soon as the connection is back: a lost notification
+delays an event, never loses it.
 
 psycopg's `notifies()` holds its connection's lock while it waits, hence a connection of its
 own, outside the pool, and one per process rather than one per stream.

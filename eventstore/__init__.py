@@ -13,6 +13,7 @@ when no server is configured (imported on its own: it pulls in the bundled serve
 """
 
 from eventstore.migrations import MigrationError, migrate
+from eventstore.notifications import NOTIFY_CHANNEL, parse_notification
 from eventstore.pool import create_pool
 from eventstore.provision import Provisioned, provision
 from eventstore.roles import APP_ROLE, UnsafeLogin, check_login, grant_login
@@ -24,14 +25,7 @@ from eventstore.seeds import (
     check_seed_keys,
     seal_seeds,
 )
-from eventstore.store import (
-    MAX_IDEMPOTENCY_KEY_LENGTH,
-    NOTIFY_CHANNEL,
-    STATUSES,
-    EventStore,
-    open_store,
-    parse_notification,
-)
+from eventstore.store import MAX_IDEMPOTENCY_KEY_LENGTH, STATUSES, EventStore, open_store
 from eventstore.types import (
     GENESIS_HASH,
     AppendResult,

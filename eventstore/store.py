@@ -1,15 +1,16 @@
 """The event store: one stream of events per game, appended under an expected version.
 
 An append is one statement that moves the game's version forward only if it still equals the
-expected one and the stream's last event is the one the new events chain from, inserts the
-command and its events, and notifies listeners. That statement runs alone in its transaction,
-so it is all or nothing; of writers racing from the same version exactly one matches the
-version, the others match no row and insert nothing. The primary key (game_id, seq) and the
-unique idempotency key are the backstops: a violation of either is a lost race, never an error.
+expected one and the stream's last event is the one the new events chain from, and inserts the
+command and its events; once it has committed, listeners are notified
+(eventstore/notifications.py). The statement runs alone in its transaction, so it is all or
+nothing; of writers racing from the same version exactly one matches the version, the others
+match no row and insert nothing. The primary key (game_id, seq) and the unique idempotency key
+are the backstops: a violation of either is a lost race, never an error.
 
 The hash to chain from comes from the store's memory of the stream's head (its own last append
 to the stream, or a verified read that reached its end: `_Heads`): then the append is that one
-round trip. Otherwise, or when the statement matches nothing, a first look reads the stream's
+statement. Otherwise, or when the statement matches nothing, a first look reads the stream's
 version, its head and an earlier command with the same idempotency key, and says why (a
 conflict, a replay, a corrupt stream) or gives the head to write from.
 
@@ -38,6 +39,7 @@ from psycopg.rows import TupleRow, dict_row
 from eventstore.bodies import BodySeal, command_place, event_place
 from eventstore.chain import chain, event_hash
 from eventstore.cursor import decode_cursor, encode_cursor
+from eventstore.notifications import Notifier
 from eventstore.pool import Pool, check_application_role, create_pool, database_errors
 from eventstore.seeds import SealedSeedError, SeedKeys
 from eventstore.types import (
@@ -57,7 +59,6 @@ from eventstore.types import (
     VersionConflict,
 )
 
-NOTIFY_CHANNEL = "referee_events"  # payload "<game_id>:<last seq>", sent when an append commits
 STATUSES = ("active", "finished")
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # Every statement of the store names one game by its id (`game_id = ...`), so that with the
@@ -122,7 +123,7 @@ WITH game AS (
            e.prev_hash, e.hash
       FROM game, {_NEW_EVENTS}
 )
-SELECT created_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version) FROM game
+SELECT created_at FROM game
 """
 
 
@@ -178,8 +179,7 @@ WITH moved AS (
            e.chance_cursor, moved.recorded_at, e.prev_hash, e.hash
       FROM moved, {_NEW_EVENTS}
 )
-SELECT command_id, recorded_at, pg_notify('{NOTIFY_CHANNEL}', game_id || ':' || version)
-  FROM moved
+SELECT command_id, recorded_at FROM moved
 """
 
 
@@ -408,6 +408,7 @@ class EventStore:
         self._pool = pool
         self.seed_keys = seed_keys
         self._heads = _Heads(heads_remembered)
+        self._notifier = Notifier(pool)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -468,8 +469,9 @@ class EventStore:
                 if error.diag.constraint_name == "game_creations_pkey":
                     raise CreationKeyTaken("another creation recorded this key") from error
                 raise
-        assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
+            assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
         self._heads.remember(game_id, batch.head(seal))
+        self._notifier.committed(game_id, batch.last_seq)
         stored = batch.stored(game_id, None, None, row[0])
         return AppendResult(version=batch.last_seq, events=stored)
 
@@ -519,6 +521,7 @@ class EventStore:
                     "after it exists already"
                 )
         self._heads.remember(game_id, written.head)
+        self._notifier.committed(game_id, written.head.version)
         batch = written.batch
         command = CommandRecord(
             id=written.command_id,
@@ -800,6 +803,11 @@ class EventStore:
             async with self._pool.connection(timeout=timeout) as conn:
                 await conn.execute("SELECT 1")
 
+    async def drain_notifications(self) -> None:
+        """Return once the notifications of the writes so far are sent: before the pool closes,
+        and for whoever must see them go out (eventstore/notifications.py)."""
+        await self._notifier.drain()
+
     # -- plumbing -----------------------------------------------------------------------------
 
     @asynccontextmanager
@@ -816,7 +824,11 @@ async def open_store(
 ) -> AsyncIterator[EventStore]:
     """An EventStore on its own open pool (`create_pool` options), closed on exit."""
     async with create_pool(conninfo, **pool_options) as pool:
-        yield EventStore(pool, seed_keys)
+        store = EventStore(pool, seed_keys)
+        try:
+            yield store
+        finally:
+            await store.drain_notifications()
 
 
 async def _fetch_one(
@@ -824,12 +836,6 @@ async def _fetch_one(
 ) -> tuple[Any, ...] | None:
     cursor = await conn.execute(query, params)
     return await cursor.fetchone()
-
-
-def parse_notification(payload: str) -> tuple[str, int]:
-    """(game_id, last seq) from a NOTIFY_CHANNEL payload. A hint to read from, never the data."""
-    game_id, _, seq = payload.rpartition(":")
-    return game_id, int(seq)
 
 
 def _stored_event(row: dict[str, Any], seal: _GameSeal) -> StoredEvent:
