@@ -134,7 +134,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.logging import configure_logging
-    from api.server import GuardedProtocol
+    from api.server import GuardedProtocol, tune_garbage_collector
 
     if args.workers < 1:
         print("referee serve: --workers must be at least 1", file=sys.stderr)
@@ -170,7 +170,9 @@ def _serve(args: argparse.Namespace) -> int:
                 served = dataclasses.replace(
                     settings, database_url=database.app_url, seed_keys=database.seed_keys
                 )
-                uvicorn.run(create_app(served), **options)
+                app = create_app(served)
+                tune_garbage_collector()
+                uvicorn.run(app, **options)
             else:
                 # Each worker makes its app from the environment (api.server.worker_app): the
                 # service's login and, for the embedded database, its key file. On a stop

@@ -20,6 +20,7 @@ closes the connection.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from http import HTTPStatus
@@ -155,7 +156,25 @@ def worker_app() -> Litestar:
     # uvicorn set its own loggers up before this; the app writes one line per request itself.
     logging.getLogger("uvicorn.access").propagate = False
     GuardedProtocol.configure(settings)
-    return create_app(settings)
+    app = create_app(settings)
+    tune_garbage_collector()
+    return app
+
+
+# Python's collector runs a pass over its youngest generation after 700 new container objects,
+# and over older ones every 10 of those: a move makes thousands (requests, rows, events, the
+# table it folds), and the passes over older generations walk every cached game's objects. At
+# the defaults these passes made the slowest moves: p99 115 ms at 300 moves/s offered on the
+# bench's machine, 28-33 ms with these (p50 10 -> 7 ms); cycles are still collected, later.
+GC_THRESHOLDS = (20_000, 50, 100)  # the defaults: (700, 10, 10)
+
+
+def tune_garbage_collector() -> None:
+    """For a serving process, once its app is made: what exists by then (modules, routes, the
+    games' data) lives as long as the process, so no pass walks it again; and every
+    generation is collected less often (`GC_THRESHOLDS`)."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class BodyDeadlineMiddleware(ASGIMiddleware):
