@@ -140,11 +140,12 @@ class Server:
         return procstat.tree(self.pid)
 
     def api_pid(self) -> int:
-        """A process that serves requests: the server itself, or its first worker."""
+        """A process that serves requests: the server itself, or its busiest worker so far
+        (beside the workers, Python children such as multiprocessing's resource tracker)."""
         if self.workers == 1:
             return self.pid
         workers = [pid for pid in self.pids() if pid != self.pid and _is_python(pid)]
-        return workers[-1] if workers else self.pid
+        return max(workers, key=lambda pid: procstat.cpu_seconds([pid]), default=self.pid)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
