@@ -28,6 +28,7 @@ async def test_confirmed_seats_are_kept_for_every_cached_game(
                 "coyote", seats=SEATS, options=options, seed=None, entropy=""
             )
             seats += [(game.game_id, seat, token) for seat, token in enumerate(game.seat_tokens)]
+        await store.drain_notifications()  # the creations' notifications, sent after them
         recorder.take()
 
         async def authenticate(kept: list[tuple[str, int, str]]) -> int:
