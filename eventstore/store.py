@@ -126,7 +126,6 @@ WITH game AS (
 SELECT created_at FROM game
 """
 
-
 _CREATION = """
 SELECT game_id, request_hash, version, token_key_id, created_at
   FROM game_creations
@@ -147,7 +146,6 @@ SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
          ON c.game_id = g.game_id AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
  WHERE g.game_id = %(game_id)s
 """
-
 
 _APPEND = f"""
 WITH moved AS (
@@ -181,7 +179,6 @@ WITH moved AS (
 )
 SELECT command_id, recorded_at FROM moved
 """
-
 
 # A command and its events, found by its idempotency key (the command's own columns prefixed).
 _COMMAND_WITH_EVENTS = f"""

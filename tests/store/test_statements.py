@@ -44,9 +44,9 @@ async def test_every_statement_is_keyed_by_its_game_but_the_documented_ones(
         recording_store(database_url, seed_keys) as (other, other_recorder),
     ):
 
-        async def record(recorder: Recorder, name: str, call: Awaitable[object]) -> None:
+        async def record(calling: Recorder, name: str, call: Awaitable[object]) -> None:
             await call  # what the call sends before it returns, then what its writes notify
-            sent.setdefault(name, []).extend(recorder.take())
+            sent.setdefault(name, []).extend(calling.take())
             for each, its_recorder in ((store, recorder), (other, other_recorder)):
                 await each.drain_notifications()
                 sent.setdefault("drain_notifications", []).extend(its_recorder.take())
