@@ -11,7 +11,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 from structlog.testing import capture_logs
 
-from eventstore import NOTIFY_CHANNEL, parse_notification
+from eventstore import NOTIFY_CHANNEL, open_store, parse_notification
 from eventstore.notifications import Notifier
 from eventstore.pool import Pool, create_pool
 from eventstore.seeds import SeedKeys
@@ -76,3 +76,20 @@ async def test_a_notification_that_cannot_be_sent_is_given_up_and_logged(
         await notifier.drain()
     warnings = [entry for entry in logs if entry["event"] == "notifications not sent"]
     assert [entry["log_level"] for entry in warnings] == ["warning", "warning"]
+
+
+async def test_a_store_closed_right_after_a_write_sends_its_notification_first(
+    database_url: str, seed_keys: SeedKeys, superuser_conn: Conn, new_game_id: Callable[[], str]
+) -> None:
+    """`open_store` (and the app's lifespan) drain the notifications before the pool closes:
+    a write's notification is not lost to a shutdown that follows it at once."""
+    game_id = new_game_id()
+    await superuser_conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+    async with open_store(database_url, seed_keys, min_size=1, max_size=1) as store:
+        await make_stream(store, game_id, opening=2)  # and out at once: still pending here
+    seen = []
+    async for notification in superuser_conn.notifies(timeout=5):
+        if notification.payload.startswith(f"{game_id}:"):
+            seen.append(notification.payload)
+            break
+    assert seen == [f"{game_id}:2"]
