@@ -15,7 +15,6 @@ from importlib.metadata import PackageNotFoundError, version
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
-from litestar.plugins.prometheus import PrometheusConfig
 
 from api.audit import Archive
 from api.body import ApiRequest
@@ -24,6 +23,7 @@ from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
 from api.live import EventHub
 from api.logging import RequestLogMiddleware, echo_request_id
+from api.metrics import RequestMetrics, forget_this_process
 from api.openapi import openapi_config
 from api.problems import problem_response
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
@@ -60,7 +60,7 @@ def create_app(
         before_send=[echo_request_id],
         middleware=[
             RequestLogMiddleware(),
-            PrometheusConfig(app_name="referee", prefix="referee", group_path=True).middleware,
+            RequestMetrics,
             BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
         ],
         openapi_config=openapi_config(api_version()),
@@ -131,5 +131,6 @@ def _database(
             await app.state.hub.stop()
             await store.drain_notifications()
             await pool.close()
+            forget_this_process()
 
     return lifespan

@@ -134,6 +134,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from api.app import create_app
     from api.logging import configure_logging
+    from api.metrics import shared_metrics_directory
     from api.server import GuardedProtocol, tune_garbage_collector
 
     if args.workers < 1:
@@ -180,7 +181,10 @@ def _serve(args: argparse.Namespace) -> int:
                 os.environ["REFEREE_DATABASE_URL"] = database.app_url
                 if database.seed_keys_file is not None and settings.seed_keys is None:
                     os.environ["REFEREE_SEED_KEYS_FILE"] = str(database.seed_keys_file)
-                uvicorn.run("api.server:worker_app", factory=True, workers=args.workers, **options)
+                with shared_metrics_directory():
+                    uvicorn.run(
+                        "api.server:worker_app", factory=True, workers=args.workers, **options
+                    )
                 log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)

@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 from httpx import Response
+from prometheus_client.parser import text_string_to_metric_families
 
 from eventstore.store import EventStore
 
@@ -119,3 +120,15 @@ async def play_on(client: Client, game: Game, commands: int = 100_000) -> dict[s
         assert response.status_code == 200, (command, response.text)
         state = response.json()  # the answer says where the game stands
     return state
+
+
+def requests_counted(metrics: str, path: str, status: str | None = None) -> float:
+    """The requests to the route `path` in a Prometheus scrape (of one status, or all)."""
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(metrics)
+        for sample in family.samples
+        if sample.name == "referee_requests_total"
+        and sample.labels.get("path") == path
+        and status in (None, sample.labels.get("status_code"))
+    )

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.helpers import requests_counted
 from tests.servers import TEST_SEED_KEYS
 
 STARTUP_DEADLINE_SECONDS = 120  # a deadline for a start-up, not a measurement
@@ -138,13 +139,18 @@ def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> No
 
 def test_serve_with_workers(database_url: str, tmp_path: Path) -> None:
     """`--workers 2`: two processes on one socket, each with its own app and lifespan, one
-    JSON line per request, and a clean stop on SIGTERM."""
+    JSON line per request, metrics that count every process's requests, and a clean stop on
+    SIGTERM."""
     env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
     with (
         serving(env, tmp_path / "serve.log", "--workers", "2") as server,
         httpx.Client(base_url=server.url) as http,
     ):
         game_id, _ = play_a_few_moves(http)
+        reads = read_kinds_on_many_connections(server.url)
+        # Each scrape, on a connection of its own, reaches either process: each counts all.
+        scrapes = [httpx.get(f"{server.url}/metrics").text for _ in range(6)]
+        assert [requests_counted(text, "/v1/kinds") for text in scrapes] == [reads] * 6
     assert server.process.returncode == 0
 
     lines = server.log_lines()
@@ -157,6 +163,19 @@ def test_serve_with_workers(database_url: str, tmp_path: Path) -> None:
     assert [line["event"] for line in played] == ["request"], "one line, the app's own"
     assert played[0]["game_id"] == game_id and played[0]["status"] == 200
     assert not any(line.get("level") == "error" for line in lines)
+
+
+def read_kinds_on_many_connections(url: str, connections: int = 12) -> int:
+    """GET /v1/kinds once on each of several connections held open together (so that the
+    requests spread over the server's processes); how many were answered."""
+    clients = [httpx.Client(base_url=url) for _ in range(connections)]
+    try:
+        for client in clients:
+            assert client.get("/v1/kinds").status_code == 200
+    finally:
+        for client in clients:
+            client.close()
+    return connections
 
 
 def test_serve_with_no_configuration_starts_its_own_postgresql() -> None:

@@ -6,11 +6,12 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from api.config import Settings
 from eventstore.seeds import SeedKeys
 from tests.api.conftest import serve
-from tests.api.helpers import Client, assert_problem
+from tests.api.helpers import Client, assert_problem, requests_counted
 
 UNREACHABLE = "postgresql://postgres@/referee?host=/nonexistent&port=1&connect_timeout=1"
 
@@ -29,6 +30,26 @@ async def test_metrics_are_prometheus_text_and_not_in_the_schema(client: Client)
     assert "referee_requests_total" in response.text
     schema = (await client.get("/schema/openapi.json")).json()
     assert "/metrics" not in schema["paths"]
+
+
+async def test_metrics_count_each_request_once_by_its_route(client: Client) -> None:
+    before = (await client.get("/metrics")).text
+    await client.get("/v1/kinds")
+    game_id = str(uuid.uuid4())
+    assert (await client.get(f"/v1/games/{game_id}")).status_code == 404
+    after = (await client.get("/metrics")).text
+    assert requests_counted(after, "/v1/kinds", "200") == requests_counted(before, "/v1/kinds") + 1
+    route = "/v1/games/{game_id}"
+    assert requests_counted(after, route, "404") == requests_counted(before, route, "404") + 1
+    assert game_id not in after, "a series per route, not per game"
+    in_progress = {
+        sample.labels["path"]: sample.value
+        for family in text_string_to_metric_families(after)
+        for sample in family.samples
+        if sample.name == "referee_requests_in_progress"
+    }
+    assert in_progress["/metrics"] == 1, "the scrape itself"
+    assert in_progress["/v1/kinds"] == in_progress[route] == 0
 
 
 async def test_request_ids_are_echoed_or_drawn(client: Client) -> None:
