@@ -6,13 +6,15 @@ A board here is a dict from space to Cell (built from the state's tuple for each
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from operator import attrgetter
 
 from referee.games.manitou_island.data import Colour, Face, LandCard, land_card
 from referee.games.manitou_island.state import Cell
 from referee.kernel.hexgrid import Hex, HexBoard
 
 Board = dict[Hex, Cell]
+_SPACE = attrgetter("at")
 Placement = tuple[int, Hex]  # (land card, space)
 
 
@@ -102,6 +104,20 @@ def with_land(board: Board, card: int, at: Hex, flooded: Iterable[Hex]) -> Board
     result[at] = Cell(at=at, content="land", card=card)
     _flood(result, flooded)
     return result
+
+
+def cells_with_land(
+    cells: tuple[Cell, ...], card: int, at: Hex, flooded: Collection[Hex]
+) -> tuple[Cell, ...]:
+    """A state's board (its cells, in the order they came) with a land card played: what
+    `with_land` makes of it, in the same order. The fold's own path (a long game plays a land
+    card every other event): a card that floods nothing, the usual case, is added without
+    building a dict of the board."""
+    if flooded:
+        return tuple(with_land({cell.at: cell for cell in cells}, card, at, flooded).values())
+    if at in map(_SPACE, cells):  # decide refuses it (space-taken): a forged event
+        raise ValueError(f"a land card on a taken space ({at.q}, {at.r}) cannot be folded")
+    return (*cells, Cell(at=at, content="land", card=card))
 
 
 # -- specialty cards -----------------------------------------------------------------------------

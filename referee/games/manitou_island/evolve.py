@@ -6,7 +6,7 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
-from referee.games.manitou_island.board import with_land, with_specialty
+from referee.games.manitou_island.board import cells_with_land, with_specialty
 from referee.games.manitou_island.data import SPECIALTY_CARDS
 from referee.games.manitou_island.events import (
     Event,
@@ -87,15 +87,13 @@ def _specialty_played(state: State, event: SpecialtyPlayed) -> State:
 
 
 def _land_played(state: State, event: LandPlayed) -> State:
-    board = with_land(board_map(state), event.card, event.at, event.flooded)
     hand = tuple(card for card in state.hands[event.seat] if card != event.card)
-    hands = _with_hand(state, event.seat, hand)
     return replace(
         state,
         stage="start-of-turn",
         turn_seat=next_seat(event.seat, range(state.seats), state.seats),
-        hands=hands,
-        board=tuple(board.values()),
+        hands=_with_hand(state, event.seat, hand),
+        board=cells_with_land(state.board, event.card, event.at, event.flooded),
     )
 
 

@@ -144,6 +144,14 @@ def test_common_question_1_no_card_on_top_of_another(cells) -> None:
     assert refused(table, 0, PlayLand(card=day(5, 1), at=target)) == "manitou-island.space-taken"
 
 
+def test_a_recorded_land_card_on_a_taken_space_does_not_fold() -> None:
+    # Only a forged stream holds one (decide refuses it above); the verifier reports it.
+    state = state_of(position([land(1, 0, day(5))], hands=(HAND, (day(1),))))
+    forged = LandPlayed(seat=0, card=day(3), at=Hex(1, 0), flooded=())
+    with pytest.raises(ValueError, match="taken space"):
+        GAME.evolve(state, forged)
+
+
 def test_either_colour_may_be_played() -> None:
     # Seat 0 owns day (first player) and plays night; seat 1 owns night and plays day.
     table = position(hands=(HAND, (day(1), night(1))))
