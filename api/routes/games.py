@@ -7,10 +7,11 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, HttpMethod, Response, get, post, route
-from litestar.datastructures import ResponseHeader
+from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter, SkipValidation
 
+from api.dependencies import sweeper_in
 from api.logging import bind
 from api.problems import (
     CORRUPT_STREAM,
@@ -35,7 +36,6 @@ from api.schemas import (
     plain_options,
 )
 from api.service import CreationKeyReused, CreationTokensRetired, GameService
-from api.sweeper import Sweeper
 from api.views import created_game, game_detail, summary
 from referee.kernel import Seat
 
@@ -93,7 +93,7 @@ class GamesController(Controller):
         self,
         data: SkipValidation[JSONBody[AnyNewGame]],
         service: NamedDependency[GameService],
-        sweeper: NamedDependency[Sweeper],
+        state: State,
         idempotency_key: CreationKey = None,
     ) -> Response[CreatedGame]:
         """Create a game. The answer holds one secret token per seat: it is shown only here
@@ -128,7 +128,7 @@ class GamesController(Controller):
                 "longer be shown (the server key that made them was retired).",
             ) from None
         bind(game_id=result.game_id)
-        sweeper.nudge(result.game_id, result.table)
+        sweeper_in(state).nudge(result.game_id, result.table)
         return Response(
             msgspec.structs.replace(created_game(result), replayed=result.replayed),
             status_code=201,

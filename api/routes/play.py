@@ -6,6 +6,7 @@ from typing import Annotated
 from uuid import UUID
 
 from litestar import get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import (
     FromPath,
@@ -15,6 +16,7 @@ from litestar.params import (
     SkipValidation,
 )
 
+from api.dependencies import sweeper_in
 from api.problems import (
     CONCURRENT_UPDATE,
     CORRUPT_STREAM,
@@ -35,7 +37,6 @@ from api.problems import (
 from api.routes.params import GAME_READ_PROBLEMS, MAX_SEQ, REQUIRED_SEAT, strict_body
 from api.schemas import CommandRequest, CommandResult, LegalCommandPage
 from api.service import GameService
-from api.sweeper import Sweeper
 from api.views import command_result
 from referee.kernel import Seat
 
@@ -79,7 +80,7 @@ async def play_command(
     data: SkipValidation[JSONBody[CommandRequest]],
     seat: NamedDependency[Seat],
     service: NamedDependency[GameService],
-    sweeper: NamedDependency[Sweeper],
+    state: State,
     idempotency_key: IdempotencyKey = None,
 ) -> CommandResult:
     """Send a command as the seat of the bearer token.
@@ -99,7 +100,7 @@ async def play_command(
         expected_version=body.expected_version,
         idempotency_key=idempotency_key,
     )
-    sweeper.nudge(str(game_id), result.table)
+    sweeper_in(state).nudge(str(game_id), result.table)
     return command_result(result, seat)
 
 
