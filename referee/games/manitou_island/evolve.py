@@ -29,17 +29,17 @@ from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
-    match event:
-        case FirstPlayerDrawn():
-            return _first_player_drawn(state, event)
-        case GameDealt():
-            return _dealt(state, event)
-        case SpecialtyPlayed():
-            return _specialty_played(state, event)
+    match event:  # the most frequent first: a long game's fold tries them in this order
         case LandPlayed():
             return _land_played(state, event)
         case LandDrawn():
             return _land_drawn(state, event)
+        case SpecialtyPlayed():
+            return _specialty_played(state, event)
+        case FirstPlayerDrawn():
+            return _first_player_drawn(state, event)
+        case GameDealt():
+            return _dealt(state, event)
         case GameEnded():
             return _game_ended(state, event)
     assert_never(event)
@@ -87,7 +87,11 @@ def _specialty_played(state: State, event: SpecialtyPlayed) -> State:
 
 
 def _land_played(state: State, event: LandPlayed) -> State:
-    hand = tuple(card for card in state.hands[event.seat] if card != event.card)
+    hand = state.hands[event.seat]
+    if event.card not in hand:  # decide refuses it (card-not-in-hand): a forged event
+        raise ValueError(f"land card {event.card} is not in seat {event.seat}'s hand")
+    at = hand.index(event.card)  # card ids are unique: the one copy
+    hand = hand[:at] + hand[at + 1 :]
     return replace(
         state,
         stage="start-of-turn",

@@ -152,6 +152,13 @@ def test_a_recorded_land_card_on_a_taken_space_does_not_fold() -> None:
         GAME.evolve(state, forged)
 
 
+def test_a_recorded_land_card_that_is_not_in_the_hand_does_not_fold() -> None:
+    state = state_of(position(hands=(HAND, (day(1),))))
+    forged = LandPlayed(seat=0, card=day(1), at=Hex(1, 0), flooded=())
+    with pytest.raises(ValueError, match="not in seat 0's hand"):
+        GAME.evolve(state, forged)
+
+
 def test_either_colour_may_be_played() -> None:
     # Seat 0 owns day (first player) and plays night; seat 1 owns night and plays day.
     table = position(hands=(HAND, (day(1), night(1))))
