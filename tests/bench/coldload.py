@@ -5,18 +5,25 @@ in match play with an unreachable target, so that it goes on for as long as want
 the kernel's random bot (`referee.kernel.bots.play`) and appended a few hundred events at a
 time (the store does not care how events are grouped into commands; reading and folding see
 the same rows). Then `GameService.table(game_id)` on an empty cache, the API's own path (read
-+ verify the chain + decode + fold), is timed a few times, and each step on its own.
++ verify the chain + decode + fold), is timed a few times, and each step on its own, with the
+garbage collector set as in a serving process (`api.server.GC_THRESHOLDS`): at Python's
+defaults, the tens of thousands of objects a cold load makes start full collections over this
+process's whole heap, which a server does not.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import statistics
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from api.cache import TableCache
+from api.server import GC_THRESHOLDS
 from api.service import GameService, _new_events
 from eventstore import NewEvent
 from eventstore.store import EventStore
@@ -60,7 +67,23 @@ async def long_game(store: EventStore, events: int = EVENTS) -> str:
     return game_id
 
 
+@contextmanager
+def collected_as_served() -> Iterator[None]:
+    """The collector's thresholds as `referee serve` sets them, for the duration."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 async def measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
+    with collected_as_served():
+        return await _measure_cold_load(store, game_id)
+
+
+async def _measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
     totals, reads, decodes, folds = [], [], [], []
     game = REGISTRY[KIND]
     codec = Codec(game)
@@ -101,10 +124,11 @@ async def fold_speed_of(store: EventStore, kind: str, game_ids: list[str]) -> di
         stored = await store.read(game_id)
         games.append([Played(codec.decode_event(e.body), e.chance_cursor) for e in stored])
     events = sum(len(game) for game in games)
-    started = time.perf_counter()
-    for game in games:
-        Table.replay(REGISTRY[kind], game)
-    elapsed = time.perf_counter() - started
+    with collected_as_served():
+        started = time.perf_counter()
+        for game in games:
+            Table.replay(REGISTRY[kind], game)
+        elapsed = time.perf_counter() - started
     return {
         "kind_fold_games": len(games),
         "kind_fold_events": events,
