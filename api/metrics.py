@@ -9,7 +9,7 @@ there, and `/metrics` (Litestar's PrometheusController) sums them.
 
 The metrics keep the names and labels of Litestar's Prometheus middleware, which this replaces
 for its cost: it built a Request, copied `send` with functools.wraps and looked up four labelled
-children under locks for every request (50 µs a request; this one takes a sixth of that).
+children under locks for every request: ~50 µs a request, where this one takes ~19.
 """
 
 from __future__ import annotations
