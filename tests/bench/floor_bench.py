@@ -41,6 +41,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from tests.bench import procstat
 from tests.bench.loadgen import Http
+from tests.servers import free_port
 
 STATEMENT = "SELECT %s::int + 1"
 MODULE = "tests.bench.floor_bench"  # where uvicorn finds the apps (this file runs as __main__)
@@ -102,13 +103,13 @@ dependencies_app = Litestar([one_dependency, two_dependencies], logging_config=N
 
 def http_floor(app: str, seconds: float, connections: int) -> float:
     """Server CPU µs per request of uvicorn serving `app` (module:attribute)."""
-    port = _free_port()
+    port = free_port()
     command = [sys.executable, "-m", "uvicorn", app, "--port", str(port), "--loop", "uvloop"]
     command += ["--http", "httptools", "--no-access-log", "--log-level", "warning"]
     server = subprocess.Popen(command)
     try:
         _wait_for(f"http://127.0.0.1:{port}/page")
-        answered = asyncio.run(_load(port, 1.0, connections))  # warm up
+        asyncio.run(_load(port, 1.0, connections))  # warm up
         before = procstat.tree_cpu_seconds([server.pid])
         answered = asyncio.run(_load(port, seconds, connections))
         spent = procstat.tree_cpu_seconds([server.pid]) - before
@@ -130,15 +131,6 @@ async def _load(port: int, seconds: float, connections: int) -> int:
         return answered
 
     return sum(await asyncio.gather(*(client() for _ in range(connections))))
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _wait_for(url: str) -> None:

@@ -88,9 +88,10 @@ def _specialty_played(state: State, event: SpecialtyPlayed) -> State:
 
 def _land_played(state: State, event: LandPlayed) -> State:
     hand = state.hands[event.seat]
-    if event.card not in hand:  # decide refuses it (card-not-in-hand): a forged event
-        raise ValueError(f"land card {event.card} is not in seat {event.seat}'s hand")
-    at = hand.index(event.card)  # card ids are unique: the one copy
+    try:
+        at = hand.index(event.card)  # card ids are unique: the one copy
+    except ValueError:  # decide refuses it (card-not-in-hand): a forged event
+        raise ValueError(f"land card {event.card} is not in seat {event.seat}'s hand") from None
     hand = hand[:at] + hand[at + 1 :]
     return replace(
         state,
