@@ -54,9 +54,11 @@ def refusal(rule: str, message: str) -> RuleViolation:
     return RuleViolation(f"kernel.{rule}", message)
 
 
-@dataclass(frozen=True)
-class Played:
-    """An event as the kernel produced it, with the chance cursor right after it."""
+class Played(msgspec.Struct, frozen=True):
+    """An event as the kernel produced it, with the chance cursor right after it.
+
+    A Struct, not a frozen dataclass: a cold load makes one per event, and a frozen
+    dataclass's constructor costs eight times as much (~0.9 µs against ~0.1)."""
 
     event: msgspec.Struct
     chance_cursor: int
