@@ -455,8 +455,14 @@ class GameService:
                 f"this server has {have}."
             ) from None
 
-    def _played(self, game: AnyGame, stored: Iterable[StoredEvent]) -> list[Played]:
-        return [Played(event, item.chance_cursor) for item, event in self._events(game, stored)]
+    def _played(self, game: AnyGame, stored: Sequence[StoredEvent]) -> list[Played]:
+        decode = self._codecs[_rules_key(game)].decode_event
+        try:  # one comprehension, no generator: a cold load decodes every event here
+            return [Played(decode(item.body), item.chance_cursor) for item in stored]
+        except (msgspec.MsgspecError, UnicodeDecodeError):
+            for _ in self._events(game, stored):  # again, one at a time: which event is it?
+                pass
+            raise
 
     def _decode(self, game: AnyGame, stored: Sequence[StoredEvent]) -> list[Recorded]:
         return [Recorded(item, event) for item, event in self._events(game, stored)]

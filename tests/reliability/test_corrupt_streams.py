@@ -1,7 +1,7 @@
-"""A game's record damaged behind the service's back (an event deleted, added, or the version
-moved back, by a superuser with the guards off) is answered `corrupt-stream` (409) on every
-endpoint, reads and commands, never 503 `database-unavailable`: retrying cannot help. The audit
-still reads the damaged record and names the first bad event.
+"""A game's record damaged behind the service's back (an event deleted, added or rewritten, or
+the version moved back, by a superuser with the guards off) is answered `corrupt-stream` (409)
+on every endpoint, reads and commands, never 503 `database-unavailable`: retrying cannot help.
+The audit still reads the damaged record and names the first bad event.
 
 Games are played on one server (`writer`); a second (`reader`) has never seen them, so it
 reads them from the store, as any process that restarts would.
@@ -149,3 +149,21 @@ async def test_every_endpoint_says_corrupt_stream_never_database_unavailable(
     audit = await reader.get(f"{game.url}/audit")
     assert audit.status_code == 200, audit.text
     assert audit.json()["verdict"] == "failed"
+
+
+async def test_an_event_that_does_not_decode_is_named_though_its_chain_holds(
+    reader: httpx.AsyncClient, writer: httpx.AsyncClient, superuser_conn: Conn
+) -> None:
+    # Rewritten with its hash made to match, the last event passes the chain check (as a
+    # forger's would) and is caught when decoded, which names it.
+    game = await a_game_with_bids(writer)
+    nonsense = b'{"type":"coyote.no-such-event"}'
+    await tamper(
+        superuser_conn,
+        """UPDATE events SET body = %s, sealed = false, hash = sha256(prev_hash || %s)
+            WHERE game_id = %s AND seq = %s""",
+        [nonsense, nonsense, game.game_id, game.version],
+    )
+    response = await reader.get(game.url)
+    assert_corrupt(response)
+    assert response.json()["detail"] == f"Event {game.version} of this game cannot be read."
