@@ -28,15 +28,15 @@ from referee.kernel.seating import next_seat, with_seat
 
 
 def evolve(state: State, event: Event) -> State:
-    match event:
+    match event:  # the most frequent first: a fold tries them in this order
+        case BidMade():
+            return _bid_made(state, event)
+        case CardDealt():
+            return _card_dealt(state, event)
         case DeckShuffled():
             return _deck_shuffled(state, event)
         case RoundStarted():
             return _round_started(state, event)
-        case CardDealt():
-            return _card_dealt(state, event)
-        case BidMade():
-            return _bid_made(state, event)
         case LynxCalled():
             return _lynx_called(state, event)
         case BidCancelled():
@@ -106,10 +106,17 @@ def _bid_made(state: State, event: BidMade) -> State:
     shaman_used = state.shaman_used
     if event.power is not None:
         shaman_used = with_seat(shaman_used, event.seat, True)
-    after = replace(
+    if state.canceller is not None:  # the bid a Cancel forced: the canceller answers it
+        turn = state.canceller
+    elif event.power == "it-is-your-turn" and event.target is not None:
+        turn = event.target
+    else:  # a bid takes no feathers: the seats in play are the same after it
+        turn = next_seat(event.seat, state.in_play, state.seats, direction)
+    return replace(
         state,
         bids=(*state.bids, event.number),
         bidder=event.seat,
+        turn=turn,
         two_feathers=event.power == "two-feathers",
         lynx_barred=False,
         direction=direction,
@@ -117,13 +124,6 @@ def _bid_made(state: State, event: BidMade) -> State:
         canceller=None,
         cancelled_bid=None,
     )
-    if state.canceller is not None:  # the bid a Cancel forced: the canceller answers it
-        turn = state.canceller
-    elif event.power == "it-is-your-turn" and event.target is not None:
-        turn = event.target
-    else:
-        turn = _next_after(after, event.seat)
-    return replace(after, turn=turn)
 
 
 def _lynx_called(state: State, event: LynxCalled) -> State:
