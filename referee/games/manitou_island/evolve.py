@@ -105,6 +105,8 @@ def _land_played(state: State, event: LandPlayed) -> State:
 def _land_drawn(state: State, event: LandDrawn) -> State:
     if event.card is None:
         raise ValueError("a redacted draw cannot be folded")
+    if not state.pile or state.pile[0] != event.card:  # a forged event: the draw is the top
+        raise ValueError(f"land card {event.card} is not the top of the pile")
     hands = _with_hand(state, event.seat, (*state.hands[event.seat], event.card))
     return replace(state, hands=hands, pile=state.pile[1:])
 

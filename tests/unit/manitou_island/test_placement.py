@@ -159,6 +159,16 @@ def test_a_recorded_land_card_that_is_not_in_the_hand_does_not_fold() -> None:
         GAME.evolve(state, forged)
 
 
+def test_a_recorded_draw_of_a_card_not_on_top_of_the_pile_does_not_fold() -> None:
+    state = state_of(position(hands=(HAND, (day(1),))))
+    below_the_top = state.pile[1]
+    with pytest.raises(ValueError, match="not the top of the pile"):
+        GAME.evolve(state, LandDrawn(seat=0, card=below_the_top))
+    emptied = state_of(position(hands=(HAND, (day(1),)), pile=()))
+    with pytest.raises(ValueError, match="not the top of the pile"):
+        GAME.evolve(emptied, LandDrawn(seat=0, card=state.pile[0]))
+
+
 def test_either_colour_may_be_played() -> None:
     # Seat 0 owns day (first player) and plays night; seat 1 owns night and plays day.
     table = position(hands=(HAND, (day(1), night(1))))
