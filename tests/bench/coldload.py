@@ -9,27 +9,42 @@ the same rows). Then `GameService.table(game_id)` on an empty cache, the API's o
 garbage collector set as in a serving process (`api.server.GC_THRESHOLDS`): at Python's
 defaults, the tens of thousands of objects a cold load makes start full collections over this
 process's whole heap, which a server does not.
+
+Alone (an embedded cluster of its own, a minute or two), with the best run beside the median
+and what each type of event costs to fold:
+
+    .venv/bin/python -m tests.bench.coldload [--repeats 15]
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import collections
 import gc
+import json
 import os
 import random
+import shutil
 import statistics
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from api.cache import TableCache
 from api.server import GC_THRESHOLDS
 from api.service import GameService, _new_events
-from eventstore import NewEvent
+from eventstore import NewEvent, open_store
+from eventstore.embedded import start_embedded, stop_embedded
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.kernel import Codec, Played, Table
 from referee.kernel.bots import play
+from referee.kernel.lifecycle import KERNEL_EVENTS
+from tests.bench.store_bench import BENCH_KEYS, bench_login
 
 EVENTS = 10_000
 KIND = "manitou-island"
@@ -78,16 +93,18 @@ def collected_as_served() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-async def measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
+async def measure_cold_load(
+    store: EventStore, game_id: str, repeats: int = REPEATS
+) -> dict[str, Any]:
     with collected_as_served():
-        return await _measure_cold_load(store, game_id)
+        return await _measure_cold_load(store, game_id, repeats)
 
 
-async def _measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
+async def _measure_cold_load(store: EventStore, game_id: str, repeats: int) -> dict[str, Any]:
     totals, reads, decodes, folds = [], [], [], []
     game = REGISTRY[KIND]
     codec = Codec(game)
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         service = GameService(store, REGISTRY, TableCache(4))  # an empty cache
         started = time.perf_counter()
         table = await service.table(game_id)
@@ -109,6 +126,7 @@ async def _measure_cold_load(store: EventStore, game_id: str) -> dict[str, Any]:
         "cold_load_kind": KIND,
         "cold_load_events": events,
         "cold_load_ms": round(statistics.median(totals) * 1000, 1),
+        "cold_load_best_ms": round(min(totals) * 1000, 1),
         "cold_read_ms": round(statistics.median(reads) * 1000, 1),
         "cold_decode_ms": round(statistics.median(decodes) * 1000, 1),
         "cold_fold_ms": round(fold * 1000, 1),
@@ -134,3 +152,58 @@ async def fold_speed_of(store: EventStore, kind: str, game_ids: list[str]) -> di
         "kind_fold_events": events,
         "kind_fold_events_per_second": round(events / elapsed) if elapsed else None,
     }
+
+
+def fold_cost_by_event(played: list[Played], repeats: int = REPEATS) -> dict[str, float]:
+    """Microseconds the game's `evolve` takes for an event of each type (best of `repeats`),
+    each applied to the state it was recorded on."""
+    game = REGISTRY[KIND]
+    table = Table.replay(game, played[:1])
+    before: dict[str, list[tuple[Any, Any]]] = collections.defaultdict(list)
+    for item in played[1:]:
+        if type(item.event) not in KERNEL_EVENTS:
+            before[type(item.event).__name__].append((table.state, item.event))
+        table.advance([item])
+    costs = {}
+    with collected_as_served():
+        for name, pairs in before.items():
+            best = min(_time_evolve(game.evolve, pairs) for _ in range(repeats))
+            costs[name] = round(best / len(pairs) * 1e6, 2)
+    return costs
+
+
+def _time_evolve(evolve: Any, pairs: list[tuple[Any, Any]]) -> float:
+    started = time.perf_counter()
+    for state, event in pairs:
+        evolve(state, event)
+    return time.perf_counter() - started
+
+
+async def _main(repeats: int) -> dict[str, Any]:
+    data_dir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    try:
+        embedded = start_embedded(data_dir)
+        login = await bench_login(embedded.owner_url, embedded.app_url)
+        async with open_store(login, BENCH_KEYS, min_size=1, max_size=2) as store:
+            game_id = await long_game(store)
+            figures = await measure_cold_load(store, game_id, repeats)
+            codec = Codec(REGISTRY[KIND])
+            stored = await store.read(game_id)
+            played = [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
+        figures["fold_us_by_event"] = fold_cost_by_event(played, repeats)
+        counts = collections.Counter(type(item.event).__name__ for item in played)
+        figures["events_by_type"] = dict(counts.most_common())
+        return figures
+    finally:
+        stop_embedded(data_dir)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeats", type=int, default=15)
+    print(json.dumps(asyncio.run(_main(parser.parse_args().repeats))))
+
+
+if __name__ == "__main__":
+    main()
