@@ -101,7 +101,8 @@ def load_average() -> float:
 
 
 def commit() -> str:
-    """The checked-out commit, `+dirty` when the work tree has changes."""
+    """The checked-out commit, `+dirty` when the work tree has changes (RESULTS.md aside: the
+    rows a session records one after the other are of the same code)."""
 
     def git(*args: str) -> str:
         return subprocess.run(
@@ -109,4 +110,5 @@ def commit() -> str:
         ).stdout.strip()
 
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return f"{head}+dirty" if git("status", "--porcelain", "--untracked-files=no") else head
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!**/RESULTS.md")
+    return f"{head}+dirty" if changed else head
