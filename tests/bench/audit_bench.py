@@ -15,11 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,10 +26,10 @@ import httpx
 
 from api.cache import TableCache
 from api.service import GameService
-from eventstore.embedded import start_embedded, stop_embedded
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
 from referee.games import REGISTRY
+from tests.bench.cluster import embedded_cluster
 from tests.bench.store_bench import BENCH_KEYS, bench_login
 from tests.corpus.recorder import Player
 
@@ -113,10 +111,8 @@ def main() -> None:
     parser.add_argument("--audit-cache-size", type=int, default=None)
     args = parser.parse_args()
 
-    directory = Path(tempfile.mkdtemp(prefix="referee-audit-bench-"))
-    embedded = start_embedded(directory / "postgres", durable=False)
-    url = asyncio.run(bench_login(embedded.owner_url, embedded.app_url))
-    try:
+    with embedded_cluster("referee-audit-bench-", durable=False) as (embedded, directory):
+        url = asyncio.run(bench_login(embedded.owner_url, embedded.app_url))
         game_id, commands, events = asyncio.run(finished_game(url, args.kind, args.seats))
         process, base = serve(url, directory / "serve.log", args.audit_cache_size)
         try:
@@ -131,9 +127,6 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(30)
-    finally:
-        stop_embedded(directory / "postgres")
-        shutil.rmtree(directory, ignore_errors=True)
     print(f"{args.kind}, {args.seats} seats: {commands} commands, {events} events; {verdict}")
     print(f"server CPU, first audit:    {first * 1000:8.2f} ms")
     print(f"repeated audit (avg of {args.repeats}): {repeated * 1000:8.2f} ms")

@@ -25,25 +25,22 @@ import gc
 import json
 import os
 import random
-import shutil
 import statistics
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from api.cache import TableCache
 from api.server import GC_THRESHOLDS
 from api.service import GameService, _new_events
 from eventstore import NewEvent, open_store
-from eventstore.embedded import start_embedded, stop_embedded
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.kernel import Codec, Played, Table
 from referee.kernel.bots import play
 from referee.kernel.lifecycle import KERNEL_EVENTS
+from tests.bench.cluster import embedded_cluster
 from tests.bench.store_bench import BENCH_KEYS, bench_login
 
 EVENTS = 10_000
@@ -180,9 +177,7 @@ def _time_evolve(evolve: Any, pairs: list[tuple[Any, Any]]) -> float:
 
 
 async def _main(repeats: int) -> dict[str, Any]:
-    data_dir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    try:
-        embedded = start_embedded(data_dir)
+    with embedded_cluster() as (embedded, _):
         login = await bench_login(embedded.owner_url, embedded.app_url)
         async with open_store(login, BENCH_KEYS, min_size=1, max_size=2) as store:
             game_id = await long_game(store)
@@ -190,13 +185,10 @@ async def _main(repeats: int) -> dict[str, Any]:
             codec = Codec(REGISTRY[KIND])
             stored = await store.read(game_id)
             played = [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
-        figures["fold_us_by_event"] = fold_cost_by_event(played, repeats)
-        counts = collections.Counter(type(item.event).__name__ for item in played)
-        figures["events_by_type"] = dict(counts.most_common())
-        return figures
-    finally:
-        stop_embedded(data_dir)
-        shutil.rmtree(data_dir, ignore_errors=True)
+    figures["fold_us_by_event"] = fold_cost_by_event(played, repeats)
+    counts = collections.Counter(type(item.event).__name__ for item in played)
+    figures["events_by_type"] = dict(counts.most_common())
+    return figures
 
 
 def main() -> None:

@@ -22,13 +22,10 @@ import argparse
 import asyncio
 import json
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -234,20 +231,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="each HTTP measurement")
     parser.add_argument("--connections", type=int, default=32, help="keep-alive connections")
     args = parser.parse_args()
-    from eventstore.embedded import start_embedded, stop_embedded
+    from tests.bench.cluster import embedded_cluster  # not in the apps' processes
 
     figures: dict[str, Any] = {
         "http_bare_asgi_us": http_floor(f"{MODULE}:bare_app", args.seconds, args.connections),
         "http_litestar_us": http_floor(f"{MODULE}:litestar_app", args.seconds, args.connections),
     }
     figures.update(asyncio.run(dependency_cost()))
-    data = Path(tempfile.mkdtemp(prefix="referee-floor-"))
-    try:
-        embedded = start_embedded(data)
+    with embedded_cluster("referee-floor-") as (embedded, _):
         figures.update(asyncio.run(driver_cost(embedded.owner_url)))
-    finally:
-        stop_embedded(data)
-        shutil.rmtree(data, ignore_errors=True)
     figures = {name: round(value, 1) for name, value in figures.items()}
     figures.update(procstat.machine(), commit=procstat.commit(), load=procstat.load_average())
     print(json.dumps(figures))

@@ -60,9 +60,10 @@ from api.cache import TableCache
 from api.cli import available_cores
 from api.service import GameService
 from eventstore import open_store
-from eventstore.embedded import start_embedded, stop_embedded
+from eventstore.embedded import CLUSTER_DIR
 from referee.games import REGISTRY
 from tests.bench import coldload, loadgen, procstat
+from tests.bench.cluster import embedded_cluster
 from tests.bench.pgbench import run_pgbench
 from tests.bench.store_bench import BENCH_KEYS, bench_login, measure_direct_appends
 
@@ -605,13 +606,8 @@ def _profile_later(pid: int, directory: Path, seconds: float, into: dict[str, An
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    data_dir = Path(tempfile.mkdtemp(prefix="referee-http-bench-"))
-    try:
-        embedded = start_embedded(data_dir)
-        return await run(args, embedded.owner_url, embedded.app_url, data_dir / "postgres")
-    finally:
-        stop_embedded(data_dir)
-        shutil.rmtree(data_dir, ignore_errors=True)
+    with embedded_cluster("referee-http-bench-") as (embedded, data_dir):
+        return await run(args, embedded.owner_url, embedded.app_url, data_dir / CLUSTER_DIR)
 
 
 # -- targets, printing, recording --------------------------------------------------------------

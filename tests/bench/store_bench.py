@@ -16,12 +16,9 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import statistics
-import tempfile
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -117,16 +114,11 @@ async def _main(arguments: argparse.Namespace) -> dict[str, Any]:
     if url:
         login = await bench_login(url)
         return await measure_direct_appends(login, arguments.streams, arguments.seconds)
-    from eventstore.embedded import start_embedded, stop_embedded
+    from tests.bench.cluster import embedded_cluster
 
-    data_dir = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    try:
-        embedded = start_embedded(data_dir)
+    with embedded_cluster() as (embedded, _):
         login = await bench_login(embedded.owner_url, embedded.app_url)
         return await measure_direct_appends(login, arguments.streams, arguments.seconds)
-    finally:
-        stop_embedded(data_dir)
-        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def main() -> None:
