@@ -56,8 +56,10 @@ def evolve(state: State, event: Event) -> State:
     assert_never(event)
 
 
-def _next_after(state: State, seat: Seat) -> Seat:
-    return next_seat(seat, state.in_play, state.seats, state.direction)
+def _next_after(state: State, seat: Seat, direction: int | None = None) -> Seat:
+    """The seat in play after `seat`, in the state's direction or the one given."""
+    turning = state.direction if direction is None else direction
+    return next_seat(seat, state.in_play, state.seats, turning)
 
 
 def _take_top(state: State, card: Card | None) -> tuple[Card, ...]:
@@ -111,7 +113,7 @@ def _bid_made(state: State, event: BidMade) -> State:
     elif event.power == "it-is-your-turn" and event.target is not None:
         turn = event.target
     else:  # a bid takes no feathers: the seats in play are the same after it
-        turn = next_seat(event.seat, state.in_play, state.seats, direction)
+        turn = _next_after(state, event.seat, direction)
     return replace(
         state,
         bids=(*state.bids, event.number),
