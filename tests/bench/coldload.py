@@ -34,7 +34,7 @@ from typing import Any
 from api.cache import TableCache
 from api.server import GC_THRESHOLDS
 from api.service import GameService, _new_events
-from eventstore import NewEvent, open_store
+from eventstore import NewEvent, StoredEvent, open_store
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.kernel import Codec, Played, Table
@@ -79,6 +79,11 @@ async def long_game(store: EventStore, events: int = EVENTS) -> str:
     return game_id
 
 
+def played_of(codec: Codec, stored: list[StoredEvent]) -> list[Played]:
+    """A read's events as the kernel folds them (the service's own step, without its errors)."""
+    return [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
+
+
 @contextmanager
 def collected_as_served() -> Iterator[None]:
     """The collector's thresholds as `referee serve` sets them, for the duration."""
@@ -110,7 +115,7 @@ async def _measure_cold_load(store: EventStore, game_id: str, repeats: int) -> d
         started = time.perf_counter()
         stored = await store.read(game_id, verify=True)
         read = time.perf_counter()
-        played = [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
+        played = played_of(codec, stored)
         decoded = time.perf_counter()
         Table.replay(game, played)
         folded = time.perf_counter()
@@ -137,7 +142,7 @@ async def fold_speed_of(store: EventStore, kind: str, game_ids: list[str]) -> di
     games: list[list[Played]] = []
     for game_id in game_ids:
         stored = await store.read(game_id)
-        games.append([Played(codec.decode_event(e.body), e.chance_cursor) for e in stored])
+        games.append(played_of(codec, stored))
     events = sum(len(game) for game in games)
     with collected_as_served():
         started = time.perf_counter()
@@ -184,7 +189,7 @@ async def _main(repeats: int) -> dict[str, Any]:
             figures = await measure_cold_load(store, game_id, repeats)
             codec = Codec(REGISTRY[KIND])
             stored = await store.read(game_id)
-            played = [Played(codec.decode_event(e.body), e.chance_cursor) for e in stored]
+            played = played_of(codec, stored)
     figures["fold_us_by_event"] = fold_cost_by_event(played, repeats)
     counts = collections.Counter(type(item.event).__name__ for item in played)
     figures["events_by_type"] = dict(counts.most_common())
