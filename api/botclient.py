@@ -30,7 +30,7 @@ import msgspec
 
 from api.sse import Message, messages
 from referee.games import REGISTRY
-from referee.kernel import Outcome, Seat
+from referee.kernel import NoLegalCommand, Outcome, Seat
 from referee.kernel.bots import CANDIDATES, BotGame, Strategy, choose
 from referee.kernel.registry import UnknownKind, UnknownRulesVersion
 
@@ -179,7 +179,8 @@ class _Bot:
         return _decode(response, _Seen, "a game")
 
     async def _legal(self, game: _Game, seen: _Seen) -> list[msgspec.Struct] | None:
-        """The commands to choose from, or None when the game moved while they were read.
+        """The commands to choose from (empty: the seat has none), or None when the game moved
+        while they were read.
 
         The whole list when it is short. A random bot needs one command, drawn uniformly: the
         total and one read at a random offset (a Coyote list can hold ~14,000 commands). A
@@ -200,7 +201,7 @@ class _Bot:
             pages = [await self._legal_page(game, offset, 1) for offset in sample]
         if any(page.version != seen.version or page.total != total for page in pages):
             return None
-        return [game.command(raw) for page in pages for raw in page.commands] or None
+        return [game.command(raw) for page in pages for raw in page.commands]
 
     async def _legal_page(self, game: _Game, offset: int, limit: int) -> _LegalPage:
         params = {"offset": offset, "limit": limit}
@@ -217,6 +218,8 @@ class _Bot:
         legal = await self._legal(game, seen)
         if legal is None:
             return None
+        if not legal:  # only a game of an older rules version can stand so (Game.to_act)
+            raise BotError(f"{NoLegalCommand(seat).message} (version {seen.version})")
         command = choose(game.rules, self._strategy, game.view(seen.view), legal, seat, self._rng)
         body = msgspec.json.encode({"command": command, "expected_version": seen.version})
         # One key per decision: a retry after a lost answer is answered the first result.

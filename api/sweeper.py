@@ -21,7 +21,7 @@ from anyio import to_thread
 
 from api.service import GameService
 from eventstore import StreamNotFound, VersionConflict
-from referee.kernel import GameOver, RuleViolation, Seat, Table
+from referee.kernel import GameOver, NoLegalCommand, RuleViolation, Seat, Table
 from referee.kernel.bots import play as bot_play
 from referee.kernel.lifecycle import Abandon, ClaimTimeout
 
@@ -76,6 +76,9 @@ class Sweeper:
         for game_id in due:
             try:
                 made += await self.attend(game_id)
+            except NoLegalCommand as stuck:  # a position of an older rules version: see attend
+                _log_stuck(game_id, stuck)
+                self._rest(game_id, now)
             except Exception:  # one game that fails (a damaged record, say) stops no other
                 log.exception("game not attended", game_id=game_id)
                 self._rest(game_id, now)
@@ -107,7 +110,10 @@ class Sweeper:
         self._visits.pop(game_id, None)
         if not visit.cancelled() and (error := visit.exception()) is not None:
             # The next sweep finds the game due again (its wake_at has passed).
-            log.error("server moves failed", game_id=game_id, error=repr(error))
+            if isinstance(error, NoLegalCommand):
+                _log_stuck(game_id, error)
+            else:
+                log.error("server moves failed", game_id=game_id, error=repr(error))
 
     async def stop(self) -> None:
         """Cancel the visits under way (at shutdown; the games stay due for the next start)."""
@@ -127,6 +133,11 @@ class Sweeper:
                 await self._service.play(
                     game_id, move.seat, move.command, expected_version=move.version
                 )
+            except NoLegalCommand:
+                # A bot, or the referee standing in for a seat that a timeout takes out, has
+                # no move to make: only a game of an older rules version can stand so. The game
+                # is left as it is (the sweep rests it; abandonment closes it in the end).
+                raise
             except (VersionConflict, GameOver, RuleViolation, StreamNotFound) as error:
                 # Someone else moved first (another process, a player): look again next time.
                 log.info("server move not made", game_id=game_id, reason=type(error).__name__)
@@ -156,3 +167,13 @@ class Sweeper:
                 choice = partial(bot_play, game, strategy, table.state, seat, self._rng)
                 return Move(seat, await to_thread.run_sync(choice), table.version)
         return None
+
+
+def _log_stuck(game_id: str, stuck: NoLegalCommand) -> None:
+    log.warning(
+        "game waits for a seat with no legal command",
+        game_id=game_id,
+        seat=stuck.seat,
+        rule_id=stuck.rule_id,
+        detail=stuck.message,
+    )

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol, TypeVar, get_args
 import msgspec
 
 from referee.kernel.chance import Chance
-from referee.kernel.contract import RuleViolation, Seat
+from referee.kernel.contract import NoLegalCommand, RuleViolation, Seat
 
 T = TypeVar("T")
 Strategy = Literal["random", "greedy"]
@@ -61,11 +61,11 @@ def choose(
     rng: random.Random,
 ) -> msgspec.Struct:
     """The command a bot of `strategy` sends, from what the seat knows (the random bot needs
-    only the legal commands: its view may be None)."""
+    only the legal commands: its view may be None). Raises NoLegalCommand with none to choose."""
+    if not legal:
+        raise NoLegalCommand(seat)
     if strategy == "random":
         return random_choice(legal, rng)
-    if not legal:
-        raise ValueError("a bot is asked to play with no legal command")
     if view is None:
         raise ValueError("a greedy bot needs the seat's view")
     return greedy(game, view, legal, seat, rng)

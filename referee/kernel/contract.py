@@ -47,6 +47,20 @@ class RuleViolation(Exception):
         self.message = message
 
 
+class NoLegalCommand(RuleViolation):
+    """A seat is to act and has no legal command. The contract forbids it (`Game.to_act`), but
+    a game recorded under an older rules version may hold such a position: whoever would move
+    for the seat (the referee's stand-in, a bot) refuses with this, rather than fail."""
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__(
+            "kernel.no-legal-command",
+            f"Seat {seat} is to act but its rules leave it no legal command, so no move can be"
+            " made for it; the game waits (it is closed as abandoned if nothing else happens).",
+        )
+        self.seat = seat
+
+
 class Refusals:
     """The refusals of one kind of game: `Refusals("tribu")("double", "...")` is the
     RuleViolation with rule id `tribu.double`. A game's `checks.py` holds one."""
@@ -147,7 +161,12 @@ class Game(Protocol[OptionsT, StateT, CommandT, EventT]):
         ...
 
     def to_act(self, state: StateT) -> frozenset[Seat]:
-        """The seats that may send a command now (empty once the game is over)."""
+        """The seats that may send a command now (empty once the game is over).
+
+        Every seat in it has at least one legal command: a game never waits for a seat that
+        cannot move. Where the rules could leave the player to act without a decision, the game
+        moves on by a rule of its own (Tribù's TR-13 ends the challenge); tests/unit/corners.py
+        holds every game to it from positions built for each rule's corners."""
         ...
 
     def legal_commands(self, state: StateT, seat: Seat) -> Sequence[CommandT]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from referee.kernel.contract import Game, Outcome, Seat
+from referee.kernel.contract import Game, NoLegalCommand, Outcome, Seat
 from referee.kernel.lifecycle import Departure
 
 
@@ -77,5 +77,10 @@ def _departed_ranking(
 
 
 def stand_in(game: Game[Any, Any, Any, Any], state: Any, seat: Seat) -> msgspec.Struct:
-    """The referee's move for a seat that has left: its first legal command."""
-    return game.legal_commands(state, seat)[0]
+    """The referee's move for a seat that has left: its first legal command. Raises
+    NoLegalCommand where it has none (only a game of an older rules version can hold such a
+    position): the command that made the seat leave is then refused, and changes nothing."""
+    legal = game.legal_commands(state, seat)
+    if not legal:
+        raise NoLegalCommand(seat)
+    return legal[0]

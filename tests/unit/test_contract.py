@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from referee.games import REGISTRY
 from referee.kernel import Codec, GameOver, RuleViolation, Table
 from referee.kernel.registry import AnyGame
+from tests.unit.corners import check_who_may_act
 
 MAX_COMMANDS = 30_000  # a guard against a game that never ends, far above any seen
 LISTED_SAMPLE = 4  # listed commands decided at each step besides the one played
@@ -59,16 +60,6 @@ class Contract:
     def chance(self) -> Any:
         return self.table.chance_for(self.secret, self.game_id)
 
-    def check_who_may_act(self) -> None:
-        to_act = self.table.to_act()
-        assert to_act, "an unfinished game waits for somebody"
-        for seat in range(self.table.seats):
-            listed = self.game.legal_commands(self.table.state, seat)
-            if seat in to_act:
-                assert len(listed) > 0, f"seat {seat} is to act but has no legal command"
-            else:
-                assert len(listed) == 0, f"seat {seat} is not to act but has legal commands"
-
     def check_listed_are_accepted(self, seat: int, listed: Sequence[Any]) -> None:
         state = self.table.state
         before = msgspec.json.encode(state)
@@ -90,7 +81,7 @@ class Contract:
             assert self.table.state == state and self.table.version == version
 
     def step(self) -> None:
-        self.check_who_may_act()
+        check_who_may_act(self.table)
         seat = self.rng.choice(sorted(self.table.to_act()))
         listed = self.game.legal_commands(self.table.state, seat)
         self.check_listed_are_accepted(seat, listed)
