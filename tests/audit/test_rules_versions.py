@@ -37,7 +37,7 @@ def reshuffled_opening(options: Any, seats: int, chance: Chance) -> list[Any]:
 
 
 COYOTE_2 = dataclasses.replace(COYOTE, version="2", opening=reshuffled_opening)
-OTHERS = [game for game in REGISTRY if game.kind != "coyote"]
+OTHERS = [game for game in REGISTRY.all_versions() if game.kind != "coyote"]
 BOTH = Registry([COYOTE, COYOTE_2, *OTHERS])  # oldest first
 ONLY_2 = Registry([COYOTE_2, *OTHERS])  # the first version dropped: what the registry did before
 
@@ -47,7 +47,7 @@ def test_the_registry_holds_every_version_and_serves_the_newest_to_new_games() -
     assert BOTH.versions("coyote") == [COYOTE, COYOTE_2]
     assert BOTH.rules("coyote", "1") is COYOTE and BOTH.rules("coyote", "2") is COYOTE_2
     assert [game.kind for game in BOTH] == [game.kind for game in REGISTRY]  # one per kind
-    assert len(list(BOTH.all_versions())) == len(list(REGISTRY)) + 1
+    assert len(list(BOTH.all_versions())) == len(list(REGISTRY.all_versions())) + 1
     with pytest.raises(UnknownRulesVersion):
         BOTH.rules("coyote", "3")
     with pytest.raises(UnknownKind):
@@ -133,7 +133,9 @@ async def old_and_new_over_http(client: httpx.AsyncClient, before: GameService) 
     kinds = {item["kind"]: item for item in (await client.get("/v1/kinds")).json()["kinds"]}
     assert kinds["coyote"]["rules_version"] == "2"
     assert kinds["coyote"]["rules_versions"] == ["1", "2"]
-    assert kinds["tribu"]["rules_versions"] == [kinds["tribu"]["rules_version"]]
+    assert kinds["tribu"]["rules_version"] == "2"  # Tribù's own second version (TR-13, TR-15)
+    assert kinds["tribu"]["rules_versions"] == ["1", "2"]
+    assert kinds["wind-river"]["rules_versions"] == [kinds["wind-river"]["rules_version"]]
 
     old = await play_game(before, commands=4)
     detail = (await client.get(f"/v1/games/{old}")).json()

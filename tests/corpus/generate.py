@@ -47,6 +47,9 @@ class Spec:
     seats: int
     options: dict[str, Any] = field(default_factory=dict)
     by_kind: bool = False  # the player draws a kind of command first (recorder.Player)
+    # The rules version it is played under: each game stays recorded under the version it was
+    # recorded with, and a kind's new version gets games of its own.
+    rules_version: str = "1"
 
     @property
     def path(self) -> Path:
@@ -61,19 +64,23 @@ SPECS = [
     Spec("coyote-3-shaman-feathers-4", "coyote", 3, {"shaman": True, "feathers": 4}),
     Spec("tribu-2", "tribu", 2, by_kind=True),
     Spec("tribu-4", "tribu", 4, by_kind=True),
+    Spec("tribu-2-rules-2", "tribu", 2, by_kind=True, rules_version="2"),
+    Spec("tribu-3-rules-2", "tribu", 3, by_kind=True, rules_version="2"),
+    Spec("tribu-4-rules-2", "tribu", 4, by_kind=True, rules_version="2"),
 ]
 
 
 def default_specs(kind: str, registry: Registry) -> list[Spec]:
-    """The smallest and the largest table the rules allow, with default options."""
-    game = registry[kind]
+    """The smallest and the largest table the rules allow, with default options, under the
+    kind's first rules version (what was new when the kind was registered)."""
+    game = registry.versions(kind)[0]
     specs = []
     for seats in dict.fromkeys((game.min_seats, game.max_seats)):
         try:
             game.validate_options(game.options_type(), seats)
         except RuleViolation:
             continue
-        specs.append(Spec(f"{kind}-{seats}", kind, seats))
+        specs.append(Spec(f"{kind}-{seats}", kind, seats, rules_version=game.version))
     return specs
 
 
@@ -90,7 +97,7 @@ def all_specs(registry: Registry = REGISTRY) -> list[Spec]:
 
 def record(spec: Spec, registry: Registry = REGISTRY) -> Bundle:
     """The spec's game, played to the end."""
-    game = registry[spec.kind]
+    game = registry.rules(spec.kind, spec.rules_version)
     recorder = Recorder(
         game,
         msgspec.convert(spec.options, game.options_type),

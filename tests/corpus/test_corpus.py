@@ -39,6 +39,8 @@ def test_every_game_is_in_the_manifest_and_every_kind_in_the_corpus() -> None:
     missing = {spec.name for spec in all_specs()} - files
     assert not missing, f"record them: python -m tests.corpus.generate ({sorted(missing)})"
     assert {entry["kind"] for entry in MANIFEST.values()} == set(REGISTRY.kinds())
+    recorded = {(entry["kind"], entry["rules_version"]) for entry in MANIFEST.values()}
+    assert recorded == {(game.kind, game.version) for game in REGISTRY.all_versions()}
 
 
 def test_coyote_is_recorded_with_and_without_the_shaman_at_several_tables() -> None:

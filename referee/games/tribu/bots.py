@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from referee.games.tribu.data import DECK, LEADERS, Card, Character
 from referee.games.tribu.scoring import player_score, ranking, totals
 from referee.games.tribu.stages import Phase
-from referee.games.tribu.state import Chain, PendingAttack, Player, State, Step
+from referee.games.tribu.state import RULES_2, Chain, PendingAttack, Player, Rules, State, Step
 from referee.games.tribu.views import TribuAttackView, TribuChainView, TribuPlayerView, TribuView
 from referee.kernel.bots import ended, lead
 from referee.kernel.contract import Seat
@@ -33,8 +33,9 @@ STEPS: dict[Phase, Step] = {
 }
 
 
-def imagine(view: TribuView, seat: Seat, rng: random.Random) -> State:
-    """A state with everything `view` shows in place and every unseen card dealt at random."""
+def imagine(view: TribuView, seat: Seat, rng: random.Random, rules: Rules = RULES_2) -> State:
+    """A state with everything `view` shows in place and every unseen card dealt at random,
+    under the game's rules version."""
     hands = [player.hand_size if player.hand is None else 0 for player in view.players]
     actives = [_hidden_actives(player) for player in view.players]
     pile = view.draw_pile_size if view.draw_pile is None else 0
@@ -54,6 +55,7 @@ def imagine(view: TribuView, seat: Seat, rng: random.Random) -> State:
     )
     return State(
         seats=len(view.players),
+        rules=rules,
         step=_step(view.phase),
         challenge=view.challenge,
         first_player=view.first_player,

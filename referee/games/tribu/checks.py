@@ -118,6 +118,13 @@ def draw_refusal(state: State, source: str) -> RuleViolation | None:
     if source not in ("draw-pile", "discard-pile"):
         return refusal("no-such-pile", "Draw from the draw-pile or the discard-pile.")
     if source == "discard-pile" and not may_draw_from_discard(state):
+        if state.discard and family(state.discard[0]) == "diorama":
+            return refusal(
+                "discard-top-not-diorama",
+                "The Diorama on top of the discard pile was put under it, not discarded, and only"
+                ' discarded cards are taken ("the other ones must be placed under this deck":'
+                " ruling TR-14).",
+            )
         return refusal(
             "discard-top-not-diorama",
             "A card is taken from the discard pile only when its top card is a discarded Diorama.",
@@ -150,8 +157,8 @@ def diorama_refusal(
     if card == state.returned and state.players[seat].hand.count(card) == 1:
         return refusal(
             "returned-card",
-            "The card taken back from active cannot be placed in the turn you drew: "
-            "a player who draws uses no active card.",
+            "The card taken back from active is not placed on a chain in the turn you drew"
+            ' ("if the player takes a card he cannot use an active card": ruling TR-14).',
         )
     return fit_refusal(card, chain)
 

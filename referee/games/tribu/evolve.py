@@ -62,6 +62,7 @@ from referee.games.tribu.flow import (
     quiet_turns_after,
     resolved,
 )
+from referee.games.tribu.scoring import challenge_scored
 from referee.games.tribu.stages import Stage, stage, to_act
 from referee.games.tribu.state import (
     Chain,
@@ -379,6 +380,8 @@ def guard(state: State, event: Event) -> None:
         case TribuGameEnded():
             if stage(state) is not Stage.DEALING or event != game_over(state):
                 raise ValueError("the game ends only as the totals say")
+        case ChallengeScored() if stage(state) is Stage.NO_MOVE:
+            _expected(event, challenge_scored(state, "no-move", None))
         case TurnStarted() if state.step == "turn-start":
             _expected(event, TurnStarted(seat=state.first_player, turn=1))
         case TurnStarted() | ChainEliminated() | LeaderRevealed() | ChallengeScored():

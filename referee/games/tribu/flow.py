@@ -45,6 +45,8 @@ def next_step(state: State, chance: Chance) -> list[Event]:
             return [TurnStarted(seat=state.first_player, turn=1)]
         case Stage.SKIPPING:
             return [TurnSkippedByBlock(seat=state.current)]
+        case Stage.NO_MOVE:  # TR-13: as if the Diorama cards had run out
+            return [challenge_scored(state, "no-move", None)]
         case Stage.RESOLVING:
             return [resolved(state)]
         case Stage.TURN_OVER:
@@ -98,7 +100,7 @@ def dealt_hands(order: tuple[Card, ...], first: Seat, seats: int) -> tuple[tuple
 
 def resolved(state: State) -> Event:
     """A Steal takes the chain's last card unless any Protezione answers it; a Wolf destroys
-    the last vase, a Bison the last two, less what the Protezione saves (TR-4, TR-9)."""
+    the last vase, a Bison the last two, less what the Protezione saves (TR-4, TR-9, TR-15)."""
     attack = state.attack
     assert attack is not None
     chain = state.chain(attack.seat, attack.chain)
@@ -110,7 +112,7 @@ def resolved(state: State) -> Event:
         if attack.protection is None:
             stolen, into = chain.dioramas[-1], attack.into
     else:
-        count = min(len(chain.dioramas), max(0, CARDS[attack.card].strength - saved))
+        count = destroyed_count(state, len(chain.dioramas), CARDS[attack.card].strength, saved)
         destroyed = tuple(reversed(chain.dioramas[len(chain.dioramas) - count :]))
     return AttackResolved(
         seat=attack.attacker,
@@ -121,6 +123,15 @@ def resolved(state: State) -> Event:
         stolen=stolen,
         into=into,
     )
+
+
+def destroyed_count(state: State, vases: int, strength: int, saved: int) -> int:
+    """TR-15: the Protezione saves vases the attack would destroy, so a Bison (two) on a chain
+    of one vase, answered by Feathers of Strength (one), destroys nothing. Rules version 1 took
+    the protection from the Evento's strength instead: that Bison destroyed the vase."""
+    if state.rules.protection_saves_destroyed_vases:
+        return max(0, min(vases, strength) - saved)
+    return min(vases, max(0, strength - saved))
 
 
 def end_of_turn(state: State) -> list[Event]:

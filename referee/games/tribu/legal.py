@@ -6,40 +6,32 @@ from itertools import permutations
 
 from referee.games.tribu.checks import (
     activate_refusal,
-    attack_refusal,
     block_refusal,
-    continue_refusal,
     defend_refusal,
     diorama_refusal,
-    draw_refusal,
     steal_refusal,
     swap_refusal,
     tribe_refusal,
 )
 from referee.games.tribu.commands import (
     Activate,
-    Attack,
     Block,
     Command,
-    ContinueChain,
     Defend,
     Discard,
     DiscardThree,
-    Draw,
     DrawThree,
     PassDefence,
     PlaceDiorama,
     PlaceTribe,
-    Source,
     Steal,
     SwapActive,
 )
-from referee.games.tribu.data import CHARACTERS, family
+from referee.games.tribu.data import CHARACTERS
 from referee.games.tribu.stages import Stage, stage, to_act
 from referee.games.tribu.state import State
+from referee.games.tribu.turn_start import opponents_chains, turn_start_commands
 from referee.kernel.contract import Seat
-
-SOURCES: tuple[Source, ...] = ("draw-pile", "discard-pile")
 
 
 def legal_commands(state: State, seat: Seat) -> list[Command]:
@@ -47,7 +39,7 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
         return []
     match stage(state):
         case Stage.START_OF_TURN:
-            return [*draws(state), *continuations(state, seat), *attacks(state, seat)]
+            return turn_start_commands(state, seat)
         case Stage.AFTER_DRAW:
             return [*actions(state, seat), *swaps(state, seat)]
         case Stage.AFTER_SWAP:
@@ -67,39 +59,6 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
                 ),
             ]
     return []
-
-
-def draws(state: State) -> list[Command]:
-    return [Draw(source=source) for source in SOURCES if draw_refusal(state, source) is None]
-
-
-def continuations(state: State, seat: Seat) -> list[Command]:
-    own = [chain.character for chain in state.players[seat].chains]
-    return [
-        ContinueChain(active=active, chain=chain)
-        for active in own
-        for chain in own
-        if continue_refusal(state, seat, active, chain) is None
-    ]
-
-
-def opponents_chains(state: State, seat: Seat) -> list[tuple[Seat, str]]:
-    return [
-        (other, chain.character)
-        for other in range(state.seats)
-        if other != seat
-        for chain in state.players[other].chains
-    ]
-
-
-def attacks(state: State, seat: Seat) -> list[Command]:
-    return [
-        Attack(active=active.character, seat=other, chain=chain)  # type: ignore[arg-type]
-        for active in state.players[seat].chains
-        if active.active is not None and family(active.active) == "evento"
-        for other, chain in opponents_chains(state, seat)
-        if attack_refusal(state, seat, active.character, other, chain) is None  # type: ignore[arg-type]
-    ]
 
 
 def actions(state: State, seat: Seat) -> list[Command]:

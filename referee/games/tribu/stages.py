@@ -4,7 +4,9 @@ A challenge: dealt, then turns clockwise from its first player. A turn: draw (or
 card, [G]), then one action ([A]-[F]); Take 3 adds the discard of the cards drawn; an attack or
 a Steal waits for the defender's answer, out of turn, then the referee resolves it; then the
 referee ends the turn (TR-5's eliminations, the end of the challenge). Stages marked automatic
-are the referee's own.
+are the referee's own. Only the start of a turn can leave a player without a decision (after a
+draw there is always a card to discard; a defender may always pass): then the challenge ends at
+once (TR-13), so that a seat in `to_act` always has a legal command.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import enum
 from typing import Literal
 
 from referee.games.tribu.state import State
+from referee.games.tribu.turn_start import has_a_decision
 from referee.kernel.contract import Seat
 
 Phase = Literal[
@@ -20,6 +23,7 @@ Phase = Literal[
     "dealing",
     "turn-start",
     "skipping",
+    "no-move",
     "start-of-turn",
     "after-draw",
     "after-swap",
@@ -36,6 +40,7 @@ class Stage(enum.Enum):
     DEALING = "dealing"  # automatic: a challenge dealt, or the game ended
     TURN_START = "turn-start"  # automatic
     SKIPPING = "skipping"  # automatic: a blocked player's turn
+    NO_MOVE = "no-move"  # automatic: the player has no legal decision, the challenge ends (TR-13)
     START_OF_TURN = "start-of-turn"  # draw, or use an active card
     AFTER_DRAW = "after-draw"  # discard, place, activate, swap or play an Azione card
     AFTER_SWAP = "after-swap"  # discard, place, activate or play an Azione card
@@ -62,6 +67,8 @@ def stage(state: State) -> Stage:
         case "choosing":
             if state.players[state.current].blocked:
                 return Stage.SKIPPING
+            if state.rules.no_move_ends_the_challenge and not has_a_decision(state, state.current):
+                return Stage.NO_MOVE
             return Stage.START_OF_TURN
         case "acting":
             return Stage.AFTER_DRAW

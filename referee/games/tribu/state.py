@@ -29,7 +29,26 @@ Step = Literal[
     "turn-over",
     "over",
 ]
-EndReason = Literal["complete-chains", "no-diorama", "rebuilds", "no-progress"]
+EndReason = Literal["complete-chains", "no-diorama", "rebuilds", "no-progress", "no-move"]
+
+
+class Rules(msgspec.Struct, frozen=True, kw_only=True):
+    """What one rules version of Tribù decides differently from another (RULES.md, "Rules
+    versions"): a game recorded under a version replays under it forever."""
+
+    version: str
+    # TR-15: a Protezione saves the vases the attack would destroy (version 1: it was taken
+    # from the Evento's strength, so Feathers of Strength let a Bison destroy a chain's one vase).
+    protection_saves_destroyed_vases: bool
+    # TR-13: a player to act with no legal decision ends the challenge (version 1: the game
+    # waited for a move that could not be made).
+    no_move_ends_the_challenge: bool
+
+
+RULES_1 = Rules(
+    version="1", protection_saves_destroyed_vases=False, no_move_ends_the_challenge=False
+)
+RULES_2 = Rules(version="2", protection_saves_destroyed_vases=True, no_move_ends_the_challenge=True)
 
 
 class Chain(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +83,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     seats: int
+    rules: Rules = RULES_2  # the rules version the game is played under
     step: Step = "setup"
     challenge: int = 0
     first_player: Seat = 0  # of the current challenge
@@ -93,9 +113,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
-def initial_state(options: Options, seats: int) -> State:
+def initial_state(options: Options, seats: int, rules: Rules = RULES_2) -> State:
     """Before the opening: no leader, no card dealt."""
-    return State(seats=seats)
+    return State(seats=seats, rules=rules)
 
 
 def with_player(state: State, seat: Seat, **changes: Any) -> State:

@@ -13,10 +13,11 @@ from typing import Any
 import msgspec
 
 from referee.games.tribu import GAME
-from referee.games.tribu.commands import Command
+from referee.games.tribu.commands import Command, Draw, PlaceDiorama
 from referee.games.tribu.data import DECK, LEADERS, Card, Character
 from referee.games.tribu.events import LeadersDrawn, TribuFirstPlayerDrawn
 from referee.games.tribu.flow import next_step
+from referee.games.tribu.game import GAME_1
 from referee.games.tribu.options import Options
 from referee.games.tribu.state import Chain, Player, State, Step
 from referee.kernel import NoChance, Played, RuleViolation, Seat, Table
@@ -81,11 +82,13 @@ def position(
     turn: int = 2,
     rebuilds: int = 0,
     rest_to: str = "discard",
+    rules: str = GAME.version,
 ) -> Table:
     """A table at the start of `current`'s turn (by default). Hands not named hold five cards
     from the canonical order of what is left. With `draw_pile` given, the draw pile is exactly
     that and the cards left over go to the bottom of the discard pile (or, with
-    `rest_to="played"`, out of the way on the played-cards pile: no rebuild can use them)."""
+    `rest_to="played"`, out of the way on the played-cards pile: no rebuild can use them).
+    `rules`: the rules version played (the newest by default)."""
     leaders = tuple(leaders or LEADERS[:seats])
     hands = dict(hands or {})
     chains = dict(chains or {})
@@ -115,7 +118,7 @@ def position(
         for seat in range(seats)
     )
     table = positions.table_from(
-        GAME,
+        GAME_1 if rules == GAME_1.version else GAME,
         Options(),
         seats,
         [LeadersDrawn(leaders=leaders), TribuFirstPlayerDrawn(seat=first_player)],
@@ -138,10 +141,12 @@ def position(
     return table
 
 
-def settle(table: Table) -> list[Any]:
-    """The referee's own steps from the table's state, applied; their events."""
-    events = advance(state_of(table), NoChance(), GAME.evolve, next_step)
-    table.advance(Played(event, table.chance_cursor) for event in events)
+def settle(table: Table, dealing: bool = False) -> list[Any]:
+    """The referee's own steps from the table's state, applied; their events. With `dealing`,
+    the steps may draw (a new challenge dealt) from the table's chance."""
+    chance = table.chance_for(SEED, GAME_ID) if dealing else NoChance()
+    events = advance(state_of(table), chance, GAME.evolve, next_step)
+    table.advance(Played(event, chance.cursor) for event in events)
     return events
 
 
@@ -155,3 +160,21 @@ def chains_of(table: Table, seat: Seat) -> dict[str, tuple[Card, ...]]:
 
 def legal(table: Table, seat: Seat) -> list[Command]:
     return list(GAME.legal_commands(state_of(table), seat))
+
+
+def stalled_position(seats: int = 2, rules: str = GAME.version) -> tuple[Table, list[Any]]:
+    """The outside audit's position for TR-13: the draw pile empty, the discard pile a Horse
+    (discarded) over a Statue (put under it); seat 0 takes the Horse onto its Shaman chain, and
+    seat 1 is left with nothing to draw and no active card to use (the other cards are out of
+    the way). The table after seat 0's turn, and the events of its last command."""
+    table = position(
+        seats=seats,
+        chains={0: [chain("shaman", "statue-red")]},
+        draw_pile=[],
+        discard=["horse-blue", "statue-blue"],
+        rest_to="played",
+        rules=rules,
+    )
+    table.state = msgspec.structs.replace(state_of(table), discarded=1)  # the Statue: put under
+    act(table, 0, Draw(source="discard-pile"))
+    return table, act(table, 0, PlaceDiorama(card="horse-blue", chain="shaman"))

@@ -105,3 +105,54 @@ def test_only_an_active_protezione_defends() -> None:
     act(table, 0, Attack(active="shaman", seat=1, chain="warrior"))
     refused(table, 1, Defend(active="warrior"), "active-not-protezione")
     refused(table, 1, Defend(active="elder"), "no-such-chain")
+
+
+def bison_on_a_chain_of_one_vase(rules: str = "2"):  # type: ignore[no-untyped-def]
+    """The outside audit's position: seat 0's Bison against seat 1's Elder chain of one vase,
+    seat 1 holding Feathers of Strength beside its Hunter chain."""
+    chains = {
+        0: [chain("shaman", "statue-blue", active="bison")],
+        1: [
+            chain("elder", "drum-red"),
+            chain("hunter", "canoe-red", active="feathers-of-strength"),
+        ],
+    }
+    table = position(chains=chains, rules=rules)
+    act(table, 0, Attack(active="shaman", seat=1, chain="elder"))
+    return table, act(table, 1, Defend(active="hunter"))
+
+
+def test_feathers_of_strength_save_the_one_vase_a_bison_would_destroy() -> None:
+    """TR-15: a Protezione saves the vases the attack would actually destroy; the Bison would
+    destroy one here, Feathers of Strength save one: nothing is destroyed."""
+    table, events = bison_on_a_chain_of_one_vase()
+    resolved = next(e for e in events if isinstance(e, AttackResolved))
+    assert resolved.destroyed == ()
+    assert chains_of(table, 1)["elder"] == ("drum-red",)
+    assert state_of(table).discard[-2:] == ("feathers-of-strength", "bison")
+
+
+def test_rules_version_1_let_that_bison_destroy_the_vase() -> None:
+    """Games recorded under version 1 replay as they were played: the protection was taken from
+    the Bison's two, and the one vase went."""
+    table, events = bison_on_a_chain_of_one_vase(rules="1")
+    resolved = next(e for e in events if isinstance(e, AttackResolved))
+    assert resolved.destroyed == ("drum-red",)
+    assert chains_of(table, 1)["elder"] == ()
+
+
+def test_feathers_save_at_most_what_the_attack_destroys() -> None:
+    """TR-15 on longer chains: Strength against a Bison leaves one vase destroyed, Courage none;
+    either saves a Wolf's one."""
+    for active, protection, destroyed in [
+        ("bison", "feathers-of-strength", ("bow-red",)),
+        ("bison", "feathers-of-courage", ()),
+        ("wolf", "feathers-of-strength", ()),
+        ("wolf", "feathers-of-courage", ()),
+    ]:
+        table = attack(active, defender_chains=[chain("elder", "drum-red", active=protection)])
+        act(table, 0, Attack(active="shaman", seat=1, chain="warrior"))
+        events = act(table, 1, Defend(active="elder"))
+        resolved = next(e for e in events if isinstance(e, AttackResolved))
+        assert resolved.destroyed == destroyed, (active, protection)
+        assert chains_of(table, 1)["warrior"] == WARRIOR[: 3 - len(destroyed)]

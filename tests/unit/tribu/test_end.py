@@ -1,18 +1,24 @@
 """The end of a challenge and of the game (CLOSING OF THE GAME AND SCORES; TR-6, TR-7, TR-8,
 TR-R1): complete chains or no Diorama left; the closer's hand and active cards are removed, the
 others subtract theirs; Protected Magical Chains score 10 more, 20 with the leader's character;
-new challenges until someone reaches 100, or the tenth."""
+new challenges until someone reaches 100, or the tenth; a player with no legal decision ends the
+challenge (TR-13)."""
 
 from __future__ import annotations
 
+import random
+
 import msgspec
+import pytest
 
 from referee.games import REGISTRY
 from referee.games.tribu.commands import Discard, Draw, PlaceDiorama
 from referee.games.tribu.events import ChallengeDealt, ChallengeScored, PlayerScore, TribuGameEnded
-from referee.kernel import Outcome
+from referee.kernel import NoLegalCommand, Outcome
+from referee.kernel.bots import play as play_bot
+from referee.kernel.lifecycle import Resign
 
-from .support import act, chain, position, state_of
+from .support import GAME_ID, SEED, act, chain, position, stalled_position, state_of
 
 GAME = REGISTRY["tribu"]
 
@@ -182,3 +188,44 @@ def test_complete_chains_close_the_challenge_even_when_the_dioramas_run_out() ->
     events = act(table, 0, PlaceDiorama(card="canoe-blue", chain="elder"))
     scored = next(e for e in events if isinstance(e, ChallengeScored))
     assert (scored.reason, scored.closer) == ("complete-chains", 0)
+
+
+def test_a_player_with_no_legal_decision_ends_the_challenge() -> None:
+    """TR-13: nobody can move, so the challenge ends at once, as if the Diorama cards had run
+    out (nobody subtracts), and the next challenge is dealt."""
+    table, events = stalled_position()
+    scored = next(e for e in events if isinstance(e, ChallengeScored))
+    assert (scored.reason, scored.closer) == ("no-move", None)
+    assert all(score.hostile == 0 for score in scored.players)
+    assert scored.players[0].table == 5 + 1 + 2  # the Shaman, its Statue and its Horse
+    assert any(isinstance(e, ChallengeDealt) and e.challenge == 2 for e in events)
+    assert table.to_act()
+    for seat in table.to_act():
+        assert GAME.legal_commands(table.state, seat)
+
+
+def test_rules_version_1_left_that_player_waiting_forever() -> None:
+    """Games recorded under version 1 replay as they were played: there, seat 1 was to act with
+    no legal command."""
+    table, events = stalled_position(rules="1")
+    assert not any(isinstance(e, ChallengeScored) for e in events)
+    assert table.to_act() == {1}
+    assert table.game.legal_commands(table.state, 1) == []
+
+
+def test_in_version_1_the_referee_cannot_stand_in_for_that_player_and_says_so() -> None:
+    """Version 1's stall at three seats: the referee cannot play for seat 1 if it leaves, so its
+    resignation is refused with a clear rule (nothing changes, no exception); the others may
+    still leave, and once fewer than two sides are left the game ends."""
+    table, _ = stalled_position(seats=3, rules="1")
+    assert table.to_act() == {1} and table.game.legal_commands(table.state, 1) == []
+    version = table.version
+    with pytest.raises(NoLegalCommand) as refused:
+        table.play(1, Resign(), table.chance_for(SEED, GAME_ID))
+    assert refused.value.rule_id == "kernel.no-legal-command" and "Seat 1" in refused.value.message
+    assert table.version == version and not table.departed()
+    with pytest.raises(NoLegalCommand):
+        play_bot(table.game, "random", table.state, 1, random.Random(1))
+    table.play(2, Resign(), table.chance_for(SEED, GAME_ID))
+    table.play(0, Resign(), table.chance_for(SEED, GAME_ID))
+    assert table.outcome().finished and table.outcome().winners == (1,)

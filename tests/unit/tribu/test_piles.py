@@ -3,11 +3,13 @@ TR-10, TR-11)."""
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games.tribu import GAME
 from referee.games.tribu.commands import Attack, Discard, Draw, PassDefence
 from referee.games.tribu.data import DECK
 from referee.games.tribu.events import CardDrawn, ChallengeScored, DrawPileRebuilt
-from referee.kernel import Chance
+from referee.kernel import Chance, RuleViolation
 from referee.kernel.piles import in_canonical_order
 
 from .support import GAME_ID, SEED, act, chain, legal, position, refused, state_of
@@ -80,6 +82,8 @@ def test_a_card_put_under_the_pile_cannot_be_taken_even_on_top() -> None:
     assert state_of(table).discard == ("horse-red", "wolf")
     assert Draw(source="discard-pile") not in legal(table, 1)
     refused(table, 1, Draw(source="discard-pile"), "discard-top-not-diorama")
+    with pytest.raises(RuleViolation, match=r"put under it, not discarded.*ruling TR-14"):
+        act(table, 1, Draw(source="discard-pile"))  # the message names the ruling (TR-14)
     view = GAME.view(state_of(table), None)
     assert view.discard_top == "horse-red" and not view.discard_top_takeable
 

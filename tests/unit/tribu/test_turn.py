@@ -7,6 +7,8 @@ continue a chain here; an Evento in test_attacks)."""
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games.tribu.commands import (
     Activate,
     Attack,
@@ -19,6 +21,7 @@ from referee.games.tribu.commands import (
 )
 from referee.games.tribu.events import CardDrawn, TurnStarted
 from referee.games.tribu.stages import Stage, stage
+from referee.kernel import RuleViolation
 
 from .support import act, chain, chains_of, hand, legal, position, refused, state_of
 
@@ -146,6 +149,8 @@ def test_the_card_taken_back_from_active_is_not_placed_in_the_same_turn() -> Non
     act(table, 0, Draw())
     act(table, 0, SwapActive(chain="shaman", card="wolf"))
     refused(table, 0, PlaceDiorama(card="statue-red", chain="shaman"), "returned-card")
+    with pytest.raises(RuleViolation, match="ruling TR-14"):  # the message names the ruling
+        act(table, 0, PlaceDiorama(card="statue-red", chain="shaman"))
     assert PlaceDiorama(card="statue-red", chain="shaman") not in legal(table, 0)
     twice = position(hands={0: ["wolf", "statue-red", *HAND[2:4]]}, chains={0: chains})
     act(twice, 0, Draw())
