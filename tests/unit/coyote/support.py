@@ -149,3 +149,52 @@ def random_command(legal: Sequence[Command], rng: random.Random) -> Command:
         assert isinstance(declared, Bid)
         by_power.setdefault(declared.power, []).append(index)
     return legal[rng.choice(rng.choice(list(by_power.values())))]
+
+
+def round_position(
+    hands: Sequence[Sequence[str]],
+    *,
+    draw_pile: Sequence[str] | None = None,
+    feathers: Sequence[int] | None = None,
+    starter: Seat | None = None,
+    shaman: bool = False,
+    shaman_used: Iterable[Seat] = (),
+    direction: int | None = None,
+    round_number: int = 2,
+) -> Table:
+    """A round about to open, as a State set on a real Table: `hands` per seat (a seat out of
+    the game holds nothing), the draw pile exactly `draw_pile` (top first; None: the rest of
+    the deck in canonical order) and every other card of the 36 on the discard pile, so that
+    the deck is conserved as in a real game. `feathers` defaults to 3 for a seat holding a card
+    and 0 for the others; the seats with none are out, in seat order. The starter (by default
+    the first seat in the game) is to bid."""
+    names = [name for hand in hands for name in hand]
+    chosen = pick(*names, *(draw_pile or ()))
+    dealt, pile = chosen[: len(names)], chosen[len(names) :]
+    rest = [card for card in DECK if card not in chosen]
+    if draw_pile is None:  # the rest of the deck under the named cards, the discard pile empty
+        pile, rest = [*pile, *rest], []
+    cards = iter(dealt)
+    held = tuple(tuple(next(cards) for _ in hand) for hand in hands)
+    feathers = tuple(feathers if feathers is not None else (3 if hand else 0 for hand in hands))
+    if starter is None:
+        starter = next(seat for seat, count in enumerate(feathers) if count > 0)
+    used = set(shaman_used)
+    options = Options(feathers=min(max(max(feathers), 1), 5), shaman=shaman)
+    table = table_from(options, len(hands), [])
+    table.state = State(
+        seats=len(hands),
+        shaman=shaman,
+        feathers=feathers,
+        eliminated=tuple(seat for seat, count in enumerate(feathers) if count == 0),
+        shaman_used=tuple(seat in used for seat in range(len(hands))),
+        draw_pile=tuple(pile),
+        discard=tuple(rest),
+        hands=held,
+        round=round_number,
+        starter=starter,
+        turn=starter,
+    )
+    if direction is not None:  # clockwise otherwise, as a game starts
+        table.state = msgspec.structs.replace(table.state, direction=direction)
+    return table
