@@ -146,3 +146,23 @@ def state_of(table: Table) -> State:
     state = table.state
     assert isinstance(state, State)
     return state
+
+
+def out_of_the_way(
+    cells: Iterable[Cell],
+    hands: Iterable[Iterable[int]],
+    pile: Iterable[int] = (),
+    row: int = 30,
+) -> list[Cell]:
+    """Every land card not in `cells`, the hands or `pile`, as water in a row far from play: a
+    late position (pass `pile` to `position` too) whose 40 cards are conserved."""
+    kept = {cell.card for cell in cells if cell.card is not None}
+    kept |= {c for hand in hands for c in hand} | set(pile)
+    rest = [c for c in LAND_CARD_IDS if c not in kept]
+    return [water(q, row, c) for q, c in enumerate(rest)]
+
+
+def played(card_id: str, face: str, at: Hex) -> SpecialtyCardState:
+    """A specialty card already played, with `face` on `at` (put the matching cell on the
+    board)."""
+    return SpecialtyCardState(card=card_id, played_face=face, at=at)  # type: ignore[arg-type]
