@@ -24,11 +24,12 @@ from api.dependencies import APP_DEPENDENCIES
 from api.live import EventHub
 from api.logging import RequestLogMiddleware, echo_request_id
 from api.metrics import RequestMetrics, forget_this_process
-from api.openapi import openapi_config
+from api.openapi import DOCS, openapi_config
 from api.problems import problem_response
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
 from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
+from api.routes.pages import security_headers
 from api.server import BodyDeadlineMiddleware
 from api.service import Clock, GameService, utc_now
 from api.sweeper import Sweeper
@@ -57,7 +58,7 @@ def create_app(
         lifespan=[_database(settings, registry, clock)],
         state=State({"registry": registry, **_expensive_reads(settings)}),
         exception_handlers={Exception: problem_response},
-        before_send=[echo_request_id],
+        before_send=[echo_request_id, security_headers(docs=DOCS)],
         middleware=[
             RequestLogMiddleware(),
             RequestMetrics,

@@ -27,6 +27,7 @@ from api.config import Settings
 from api.json_limits import MAX_DEPTH
 from api.schemas import wire_types
 
+DOCS = "/schema"  # the documentation page, and the document at {DOCS}/openapi.json
 DISCRIMINATORS = ("type", "kind")  # the tag fields of the API's unions, in order of preference
 _REF_PREFIX = "#/components/schemas/"
 
@@ -319,7 +320,7 @@ def openapi_config(version: str) -> OpenAPIConfig:
         license=License(name="MIT", identifier="MIT"),
         contact=Contact(name="The referee's maintainers, through the project's issue tracker"),
         description=DESCRIPTION,
-        path="/schema",
+        path=DOCS,
         render_plugins=[ScalarRenderPlugin(path=["/", "/scalar"]), CompletedJsonRenderPlugin()],
         components=Components(
             security_schemes={

@@ -11,9 +11,8 @@ from litestar.datastructures import State
 from litestar.plugins.prometheus import PrometheusController
 from litestar.types import ControllerRouterHandler
 
+from api.openapi import DOCS
 from api.routes.pages import page
-
-DOCS = "/schema"
 
 
 class MetricsController(PrometheusController):

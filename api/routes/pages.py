@@ -4,6 +4,13 @@ The pages are static files (`api/web/`: HTML, CSS, JavaScript modules; no build 
 read the public API (`/v1`) and nothing else. A seat token pasted into a page stays in that
 page's memory: the pages are sent with a policy that allows scripts from this origin only, and
 no referrer, so that nothing injected or linked can carry it off.
+
+`/web/{name}` serves the files found under `api/web/` when the process starts, by their names
+and nothing else: no path a client sends is ever handed to the file system (a NUL, a name too
+long for it or a `..` would otherwise reach `stat`). A file added later is served after a restart.
+
+Every answer says `X-Content-Type-Options: nosniff`, and every HTML answer carries the pages'
+policy (`security_headers`, a before-send hook: one place for all routes, the files included).
 """
 
 from __future__ import annotations
@@ -11,11 +18,14 @@ from __future__ import annotations
 from pathlib import Path
 from uuid import UUID
 
-from litestar import Response, get
-from litestar.enums import MediaType
+from litestar import Response, get, route
+from litestar.datastructures import MutableScopeHeaders
+from litestar.enums import HttpMethod, MediaType
 from litestar.params import FromPath
-from litestar.static_files import create_static_files_router
-from litestar.types import ControllerRouterHandler
+from litestar.response import File
+from litestar.types import BeforeMessageSendHookHandler, ControllerRouterHandler, Message, Scope
+
+from api.problems import NOT_FOUND, Problem
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 STATIC_PATH = "/web"
@@ -27,11 +37,26 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
+# The API's documentation page (Litestar's, under the OpenAPI path) loads its script and style
+# from a CDN: the pages' policy would break it. It may not be framed either.
+DOCS_HEADERS = {**PAGE_HEADERS, "Content-Security-Policy": "frame-ancestors 'none'"}
+
+
+def viewer_files(root: Path) -> dict[str, Path]:
+    """The viewer's files by their path under `root` ("js/game.js"), hidden ones left out."""
+    return {
+        path.relative_to(root).as_posix(): path
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts)
+    }
+
+
+FILES = viewer_files(WEB)
 
 
 def page(name: str) -> Response[bytes]:
     """One of the viewer's HTML pages (read on each request: they are small)."""
-    return Response((WEB / name).read_bytes(), media_type=MediaType.HTML, headers=PAGE_HEADERS)
+    return Response((WEB / name).read_bytes(), media_type=MediaType.HTML)
 
 
 @get("/games/{game_id:uuid}", include_in_schema=False, sync_to_thread=False)
@@ -40,8 +65,39 @@ def game_page(game_id: FromPath[UUID]) -> Response[bytes]:
     return page("game.html")
 
 
-static_files = create_static_files_router(
-    path=STATIC_PATH, directories=[WEB], include_in_schema=False, name="viewer-files"
+@route(
+    f"{STATIC_PATH}/{{name:path}}",
+    http_method=[HttpMethod.GET, HttpMethod.HEAD],
+    include_in_schema=False,
+    name="viewer-files",
+    sync_to_thread=False,
 )
+def viewer_file(name: FromPath[str]) -> File:
+    """One of the viewer's files, as the type its name says (`mimetypes`)."""
+    path = FILES.get(name.lstrip("/"))
+    if path is None:
+        raise Problem(NOT_FOUND, "The viewer has no file of this name.")
+    return File(path, filename=path.name, content_disposition_type="inline")
 
-HANDLERS: list[ControllerRouterHandler] = [game_page, static_files]
+
+def security_headers(docs: str) -> BeforeMessageSendHookHandler:
+    """A before-send hook: every answer says nosniff, and every HTML one carries the pages'
+    policy; under `docs` (the OpenAPI path) the documentation page's own (DOCS_HEADERS)."""
+    docs_prefix = docs.rstrip("/") + "/"
+
+    def add_security_headers(message: Message, scope: Scope) -> None:
+        if message["type"] != "http.response.start":
+            return
+        headers = MutableScopeHeaders.from_message(message)
+        if not headers.get("content-type", "").startswith("text/html"):
+            headers["X-Content-Type-Options"] = "nosniff"
+            return
+        path = scope["path"]
+        wanted = DOCS_HEADERS if path == docs or path.startswith(docs_prefix) else PAGE_HEADERS
+        for name, value in wanted.items():
+            headers[name] = value
+
+    return add_security_headers
+
+
+HANDLERS: list[ControllerRouterHandler] = [game_page, viewer_file]
