@@ -13,6 +13,7 @@ not (times, seats), and any other encoding of the same content is refused by the
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 from typing import Annotated, Final, Literal
 
@@ -25,6 +26,7 @@ FORMAT: Final = "referee.game-bundle"
 FORMAT_VERSION: Final = 1
 MAX_BUNDLE_BYTES = 16 * 1024 * 1024  # a long game is well under 1 MiB
 UNSEALED = "0" * 64  # the digest field's value while the digest is computed
+UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 BundleStatus = Literal["active", "finished"]
 Time = Annotated[datetime, msgspec.Meta(tz=True)]  # with a time zone: times compare
@@ -145,8 +147,19 @@ def read_bundle(data: bytes) -> Bundle:
         bundle = _DECODER.decode(data)
     except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
         raise MalformedBundle(f"The bundle is malformed: {error}") from None
+    _check_game_id(bundle)
     _check_bodies(bundle)
     return bundle
+
+
+def _check_game_id(bundle: Bundle) -> None:
+    """The game id is a UUID as every game id is written (the schema's `format: uuid`): it is
+    echoed in the report and linked to by the viewer, so no other text gets that far."""
+    if not UUID_TEXT.fullmatch(bundle.game_id):
+        raise MalformedBundle(
+            "The bundle is malformed: its game_id is not a UUID written as game ids are "
+            "(8-4-4-4-12 lowercase hex digits)."
+        )
 
 
 def _check_bodies(bundle: Bundle) -> None:

@@ -47,6 +47,7 @@ class _Tagged(msgspec.Struct):
 
 _TAG = msgspec.json.Decoder(_Tagged)
 _CREATED = msgspec.json.Decoder(GameCreated)
+_SORTED = msgspec.json.Encoder(order="sorted")
 _REVEALED = msgspec.json.Decoder(SeedRevealed)
 _CREATED_TAG = GameCreated.__struct_config__.tag
 _REVEALED_TAG = SeedRevealed.__struct_config__.tag
@@ -75,7 +76,7 @@ def check_creation(bundle: Bundle) -> CheckResult:
         "kind": (created.kind, bundle.kind),
         "rules_version": (created.rules_version, bundle.rules_version),
         "seats": (created.seats, bundle.seats),
-        "options": (bytes(created.options), bytes(bundle.options)),
+        "options": (_canonical(created.options), _canonical(bundle.options)),
         "entropy": (created.entropy, bundle.entropy),
         "commitment": (created.commitment, bundle.commitment),
         "seed_chosen_by_creator": (created.seed_chosen_by_creator, bundle.seed_chosen_by_creator),
@@ -90,6 +91,15 @@ def check_creation(bundle: Bundle) -> CheckResult:
         f"Event 1 creates a {created.kind} game for {created.seats} seats under rules "
         f"{created.rules_version}, committed to seed {created.commitment}{chosen}."
     )
+
+
+def _canonical(value: msgspec.Raw) -> bytes:
+    """A JSON value in one spelling: compact, object keys sorted (the file's own bytes are the
+    `bundle` check's to judge). `true` stays other than `1`, and `3.0` other than `3`."""
+    try:
+        return _SORTED.encode(msgspec.json.decode(value))
+    except ValueError:  # not JSON (a decoded bundle's never is): its bytes as they are
+        return bytes(value)
 
 
 # -- numbering and attribution ---------------------------------------------------------------

@@ -4,6 +4,7 @@ so that only the deeper checks can see it) fails the check that should see it, a
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import timedelta
 
 import msgspec
@@ -158,7 +159,7 @@ def test_another_seed_fails_the_commitment() -> None:
 
 def test_another_game_id_changes_every_draw() -> None:
     """The game id is part of the chance key: event 1 still matches, the first shuffle not."""
-    report = resealed(msgspec.structs.replace(BUNDLE, game_id="another-game"))
+    report = resealed(msgspec.structs.replace(BUNDLE, game_id=str(uuid.UUID(int=7))))
     assert report.first_bad_seq == 2
     assert check(report, "chance").first_bad_seq == 2
     assert check(report, "re-execution").first_bad_seq == 2

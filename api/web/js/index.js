@@ -72,8 +72,10 @@ async function verify(file) {
   const timeline = new Timeline(events, { onSelect: () => {}, label: "The bundle's events" });
   timeline.setRecords(bundleEvents(bytes));
   timeline.markBad(report.first_bad_seq);
+  // The game is linked only by a UUID: the API answers no other id, and the page does not take
+  // that on trust.
   const summary = h("p", {}, `${file.name}: game `,
-    report.kind && report.game_id ? h("a", { href: `/games/${report.game_id}` }, h("code", {}, report.game_id)) : "?",
+    UUID.test(report.game_id ?? "") ? h("a", { href: `/games/${report.game_id}` }, h("code", {}, report.game_id)) : "?",
     ` (${report.kind}, ${report.version} events, ${report.status}).`);
   fill(box, summary, reportView(report, { onSeq: (seq) => timeline.choose(seq) }), h("h3", {}, "Its events"), events);
   if (report.first_bad_seq !== null) timeline.choose(report.first_bad_seq);
