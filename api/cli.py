@@ -18,6 +18,7 @@ import math
 import os
 import random
 import signal
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -77,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to bind (default 8000)")
     serve.add_argument(
         "--workers",
         type=int,
@@ -137,8 +138,13 @@ def _serve(args: argparse.Namespace) -> int:
     from api.metrics import shared_metrics_directory
     from api.server import GuardedProtocol, tune_garbage_collector
 
+    # Every option and setting is checked here, before anything starts (the embedded database
+    # takes seconds to start, and would be stopped again only to report a typo).
     if args.workers < 1:
         print("referee serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if (unusable := _unusable_host(args.host, args.port)) is not None:
+        print(f"referee serve: --host {args.host!r}: {unusable}", file=sys.stderr)
         return 2
     settings = _settings()
     if settings is None:
@@ -191,6 +197,26 @@ def _serve(args: argparse.Namespace) -> int:
     except (NoDatabaseError, *_SETUP_ERRORS) as error:
         return _refused("serve", error)
     return 0
+
+
+def _port(raw: str) -> int:
+    """A TCP port to bind (0: any free one)."""
+    try:
+        port = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0 to 65535)")
+    return port
+
+
+def _unusable_host(host: str, port: int) -> str | None:
+    """Why `host` cannot be bound to (not an address, nor a name that resolves), or None."""
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:  # socket.gaierror; a name IDNA cannot encode
+        return str(error)
+    return None
 
 
 def _bot(args: argparse.Namespace) -> int:

