@@ -6,7 +6,7 @@ from typing import Annotated
 
 import msgspec
 
-from referee.games.coyote.data import BidPower
+from referee.games.coyote.data import MAX_BID, MIN_BID, BidPower
 from referee.kernel.contract import Seat
 
 
@@ -17,7 +17,9 @@ class _Command(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fie
 class Bid(_Command, frozen=True, kw_only=True, tag="coyote.bid"):
     """Raise the bid (or open the round), optionally declaring a Shaman power with it."""
 
-    number: Annotated[int, msgspec.Meta(description="How many Indians you bid, 1 to 999.")]
+    number: Annotated[
+        int, msgspec.Meta(ge=MIN_BID, le=MAX_BID, description="How many Indians you bid, 1 to 999.")
+    ]
     power: Annotated[
         BidPower | None, msgspec.Meta(description="A Shaman power declared with this bid.")
     ] = None
