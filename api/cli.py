@@ -137,6 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
     from api.logging import configure_logging
     from api.metrics import shared_metrics_directory
     from api.server import GuardedProtocol, tune_garbage_collector
+    from api.supervisor import PatientMultiprocess
 
     # Every option and setting is checked here, before anything starts (the embedded database
     # takes seconds to start, and would be stopped again only to report a typo).
@@ -188,9 +189,11 @@ def _serve(args: argparse.Namespace) -> int:
                 if database.seed_keys_file is not None and settings.seed_keys is None:
                     os.environ["REFEREE_SEED_KEYS_FILE"] = str(database.seed_keys_file)
                 with shared_metrics_directory():
-                    uvicorn.run(
+                    config = uvicorn.Config(
                         "api.server:worker_app", factory=True, workers=args.workers, **options
                     )
+                    # A worker is replaced when dead or stuck, not because the machine is slow.
+                    PatientMultiprocess(config, sockets=[config.bind_socket()]).run()
                 log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)

@@ -50,32 +50,45 @@ def referee_command() -> list[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str], log: Path, *options: str) -> Iterator[Server]:
+def serving(
+    env: dict[str, str],
+    log: Path,
+    *options: str,
+    wrapper: tuple[str, ...] = (),
+    startup_deadline: float = STARTUP_DEADLINE_SECONDS,
+) -> Iterator[Server]:
+    """`referee serve` (run by `wrapper`, as `taskset -c 0`, if given) until every worker has
+    started; stopped with SIGTERM at the end."""
     port = free_port()
     if "--workers" not in options:
         options = ("--workers", "1", *options)  # one process unless the test asks for more
+    workers = int(options[options.index("--workers") + 1])
     command = [*referee_command(), "serve", "--host", "127.0.0.1", "--port", str(port), *options]
     with log.open("wb") as output:
-        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [*wrapper, *command], env=env, stdout=output, stderr=subprocess.STDOUT
+        )
     server = Server(f"http://127.0.0.1:{port}", process, log)
     try:
-        _wait_until_ready(server)
+        _wait_until_ready(server, workers, startup_deadline)
         yield server
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
 
 
-def _wait_until_ready(server: Server) -> None:
-    deadline = time.monotonic() + STARTUP_DEADLINE_SECONDS
+def _wait_until_ready(server: Server, workers: int, startup_deadline: float) -> None:
+    """Ready, and every worker's start-up complete (a ready answer comes from any one)."""
+    deadline = time.monotonic() + startup_deadline
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             pytest.fail(f"referee serve exited:\n{server.log.read_text()}")
         try:
-            if httpx.get(f"{server.url}/health/ready", timeout=2).status_code == 200:
-                return
+            ready = httpx.get(f"{server.url}/health/ready", timeout=2).status_code == 200
         except httpx.TransportError:
-            pass
+            ready = False
+        if ready and server.log.read_text().count("Application startup complete.") >= workers:
+            return
         time.sleep(0.2)
     pytest.fail(f"referee serve did not become ready:\n{server.log.read_text()}")
 
@@ -212,3 +225,48 @@ def test_migrate_applies_the_schema_once(
     ]
     assert applied[0]["versions"], "the first run applies the migrations"
     assert applied[1]["versions"] == [], "the second has nothing left to do"
+
+
+BURNERS = 6  # busy processes sharing the server's one core: each process gets a seventh of it
+STARVED_STARTUP_DEADLINE = 600.0  # a deadline for a starved start-up, not a measurement
+
+
+@contextmanager
+def starved_core(core: int = 0) -> Iterator[tuple[str, ...]]:
+    """BURNERS processes spinning on `core`; the wrapper that runs a command on it too."""
+    pinned = ("taskset", "-c", str(core))
+    burners = [
+        subprocess.Popen([*pinned, sys.executable, "-c", "while True: pass"])
+        for _ in range(BURNERS)
+    ]
+    try:
+        yield pinned
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset (util-linux)")
+def test_serve_with_workers_on_a_starved_core_kills_no_worker_for_being_slow(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Issue 24: on a busy machine uvicorn's supervisor killed workers that had not answered its
+    ping within 5 s of their spawn (still importing, opening their pool), again and again. Here
+    the server and six spinning processes share one core: both workers start, none is replaced,
+    and a stop signal stops it all cleanly."""
+    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
+    log = tmp_path / "serve.log"
+    with (
+        starved_core() as pinned,
+        serving(
+            env, log, "--workers", "2", wrapper=pinned, startup_deadline=STARVED_STARTUP_DEADLINE
+        ) as server,
+    ):
+        assert httpx.get(f"{server.url}/v1/kinds", timeout=60).status_code == 200
+    assert server.process.returncode == 0
+    events = [line["event"] for line in server.log_lines()]
+    assert sum(event.startswith("Started server process") for event in events) == 2, events
+    assert events.count("Application startup complete.") == 2
+    assert events.count("Application shutdown complete.") == 2
+    assert not [event for event in events if "replacing it" in event or "died" in event]
