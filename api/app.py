@@ -26,8 +26,8 @@ from api.logging import RequestLogMiddleware, echo_request_id
 from api.metrics import RequestMetrics, forget_this_process
 from api.openapi import DOCS, openapi_config
 from api.problems import problem_response
+from api.ratelimit import BOT_GAMES, RateLimiter
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
-from api.ratelimit import RateLimiter
 from api.routes import ROUTE_HANDLERS
 from api.routes.pages import security_headers
 from api.server import BodyDeadlineMiddleware
@@ -86,9 +86,15 @@ def _cors(settings: Settings) -> CORSConfig | None:
 
 
 def _expensive_reads(settings: Settings) -> dict[str, RateLimiter]:
-    """The rate limit of audits, exports and bundle checks (api.ratelimit), in the app's state."""
-    limiter = RateLimiter(settings.expensive_reads_per_minute, settings.expensive_reads_burst)
-    return {EXPENSIVE_READS: limiter} if limiter.enabled else {}
+    """The rate limits (api.ratelimit), in the app's state: audits, exports and bundle checks;
+    creations of games with bot seats."""
+    limiters = {
+        EXPENSIVE_READS: RateLimiter(
+            settings.expensive_reads_per_minute, settings.expensive_reads_burst
+        ),
+        BOT_GAMES: RateLimiter(settings.bot_games_per_minute, settings.bot_games_burst),
+    }
+    return {key: limiter for key, limiter in limiters.items() if limiter.enabled}
 
 
 def _database(
@@ -114,6 +120,7 @@ def _database(
             service,
             interval=settings.sweep_interval_seconds,
             abandon_after=settings.abandon_after_seconds,
+            bot_share=settings.bot_cpu_share,
         )
         app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
         app.state.tickets = StreamTickets(settings.seed_keys)

@@ -77,6 +77,13 @@ class Settings:
     # abandoned (0: never).
     sweep_interval_seconds: float = 1.0
     abandon_after_seconds: float = 30 * 24 * 3600.0
+    # The server's bots cost CPU the players' commands would not: creating a game with bot seats
+    # is limited per client address and process like the expensive reads (a bucket of `burst`
+    # refilled at `per_minute`, 0: no limit; beyond it 429), and the bots of a process move one
+    # at a time, resting so that they take at most `bot_cpu_share` of its time.
+    bot_games_per_minute: float = 6.0
+    bot_games_burst: int = 3
+    bot_cpu_share: float = 0.25
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -137,6 +144,11 @@ class Settings:
             abandon_after_seconds=env.get(
                 "REFEREE_ABANDON_AFTER_SECONDS", _rate, defaults.abandon_after_seconds
             ),
+            bot_games_per_minute=env.get(
+                "REFEREE_BOT_GAMES_PER_MINUTE", _rate, defaults.bot_games_per_minute
+            ),
+            bot_games_burst=env.get("REFEREE_BOT_GAMES_BURST", _count(1), defaults.bot_games_burst),
+            bot_cpu_share=env.get("REFEREE_BOT_CPU_SHARE", _share, defaults.bot_cpu_share),
         )
 
     def __post_init__(self) -> None:
@@ -199,6 +211,13 @@ def _seconds(raw: str) -> float:
     if _finite(raw, "a number of seconds") <= 0:
         raise ValueError("a number of seconds above 0")
     return float(raw)
+
+
+def _share(raw: str) -> float:
+    value = _finite(raw, "a number")
+    if not 0 < value <= 1:
+        raise ValueError("a share of the time above 0 and at most 1 (1: unpaced)")
+    return value
 
 
 def _rate(raw: str) -> float:

@@ -1,4 +1,5 @@
-"""A rate limit on the expensive reads anyone may ask for: audits, exports, uploaded bundles.
+"""Rate limits on the expensive work anyone may ask for: audits, exports, uploaded bundles, and
+creations of games the server's bots play.
 
 Each client address has a bucket of `burst` requests that refills at `per_minute`; a request
 finding it empty is answered 429 (`urn:referee:problem:rate-limited`) with `Retry-After`, the
@@ -22,6 +23,7 @@ from api.problems import Problem, ProblemKind
 RATE_LIMITED = ProblemKind("rate-limited", 429, "Too many requests: slow down.")
 MAX_CLIENTS = 65_536  # buckets kept; the least recently seen client's is forgotten first
 STATE_KEY = "expensive_reads"
+BOT_GAMES = "bot_games"  # creations of games with bot seats
 
 
 class RateLimiter:
@@ -68,7 +70,17 @@ def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
 
 def expensive(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
     """A guard: the request spends one of its client's expensive reads, or is refused (429)."""
-    limiter: RateLimiter | None = connection.app.state.get(STATE_KEY)
+    spend(
+        connection,
+        STATE_KEY,
+        "Audits, exports and bundle checks are limited per client; retry in {seconds} s.",
+    )
+
+
+def spend(connection: ASGIConnection[Any, Any, Any, Any], key: str, refusal: str) -> None:
+    """Spend one of the client's tokens of the limiter kept in the app's state under `key`
+    (none there: no limit), or refuse the request: 429, `refusal` with its `{seconds}`."""
+    limiter: RateLimiter | None = connection.app.state.get(key)
     if limiter is None:
         return
     waited = limiter.wait(client_address(connection))
@@ -76,6 +88,6 @@ def expensive(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandle
         seconds = max(1, math.ceil(waited))
         raise Problem(
             RATE_LIMITED,
-            f"Audits, exports and bundle checks are limited per client; retry in {seconds} s.",
+            refusal.format(seconds=seconds),
             headers={"Retry-After": str(seconds)},
         )

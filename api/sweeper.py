@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -33,6 +36,43 @@ LONGEST_REST_SECONDS = 3600.0  # twice as long each time it fails again, up to t
 log = structlog.get_logger("api.sweeper")
 
 
+class BotPacer:
+    """The server's bots move one at a time in a process, and rest after each move so that their
+    work takes at most `share` of the process's time (0.25: a quarter of a core).
+
+    A bot's move costs what a player's command costs, plus its thinking (a greedy bot plays
+    every candidate in six imagined worlds; a whole game of bots is seconds of CPU). Unpaced, a
+    few games with a bot on every seat kept the API's event loop and every core busy; paced, the
+    rest of the process's time is the players'. The rest is counted in wall time, so that a
+    machine that is busy anyway (a move that took longer) gets a longer rest too.
+    """
+
+    def __init__(
+        self,
+        share: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        if not 0 < share <= 1:
+            raise ValueError("the bots' share of a process's time is in (0, 1]")
+        self._rest_per_second = 1 / share - 1
+        self._clock = clock
+        self._sleep = sleep
+        self._turn = asyncio.Lock()
+
+    @asynccontextmanager
+    async def move(self) -> AsyncIterator[None]:
+        """One bot move: waits for the bots' turn, then rests in proportion to the move's time
+        before letting the next one go (a cancelled move, at shutdown, does not rest)."""
+        async with self._turn:
+            started = self._clock()
+            yield
+            rest = (self._clock() - started) * self._rest_per_second
+            if rest > 0:
+                await self._sleep(rest)
+
+
 @dataclass(frozen=True)
 class Move:
     seat: Seat | None  # None: the referee's own command
@@ -47,11 +87,13 @@ class Sweeper:
         *,
         interval: float,
         abandon_after: float,
+        bot_share: float = 1.0,
         rng: random.Random | None = None,
     ) -> None:
         self._service = service
         self._interval = interval
         self._abandon_after = abandon_after  # 0: never
+        self._pacer = BotPacer(bot_share)
         self._rng = rng or random.Random()
         self._visits: dict[str, asyncio.Task[int]] = {}
         self._failing: dict[str, tuple[datetime, float]] = {}  # game: (rests until, rest)
@@ -126,24 +168,32 @@ class Sweeper:
         """Make every move the server owes this game now; the number made."""
         made = 0
         for _ in range(MOVES_PER_VISIT):
-            move = await self._next_move(game_id)
-            if move is None:
-                break
-            try:
-                await self._service.play(
-                    game_id, move.seat, move.command, expected_version=move.version
-                )
-            except NoLegalCommand:
-                # A bot, or the referee standing in for a seat that a timeout takes out, has
-                # no move to make: only a game of an older rules version can stand so. The game
-                # is left as it is (the sweep rests it; abandonment closes it in the end).
-                raise
-            except (VersionConflict, GameOver, RuleViolation, StreamNotFound) as error:
-                # Someone else moved first (another process, a player): look again next time.
-                log.info("server move not made", game_id=game_id, reason=type(error).__name__)
+            async with self._pacer.move():
+                move = await self._next_move(game_id)
+                if move is None:
+                    break
+                moved = await self._move(game_id, move)
+            if not moved:
                 break
             made += 1
         return made
+
+    async def _move(self, game_id: str, move: Move) -> bool:
+        """Play the server's move; whether it was made (not: someone else moved first)."""
+        try:
+            await self._service.play(
+                game_id, move.seat, move.command, expected_version=move.version
+            )
+        except NoLegalCommand:
+            # A bot, or the referee standing in for a seat that a timeout takes out, has no move
+            # to make: only a game of an older rules version can stand so. The game is left as
+            # it is (the sweep rests it; abandonment closes it in the end).
+            raise
+        except (VersionConflict, GameOver, RuleViolation, StreamNotFound) as error:
+            # Someone else moved first (another process, a player): look again next time.
+            log.info("server move not made", game_id=game_id, reason=type(error).__name__)
+            return False
+        return True
 
     async def _next_move(self, game_id: str) -> Move | None:
         """What the server must do in this game now: close it, claim a timeout, or move a bot."""

@@ -51,9 +51,10 @@ def start_server(
     REFEREE_SSE_HEARTBEAT_SECONDS).
 
     One process unless `workers` says otherwise (a test counts on one process's limits and
-    cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER)."""
+    cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER), and games
+    with bot seats are not limited unless `bot_games_per_minute` is given."""
     port = free_port() if port is None else port
-    settings = {"sweep_interval_seconds": NO_SWEEPER, **settings}
+    settings = {"sweep_interval_seconds": NO_SWEEPER, "bot_games_per_minute": 0, **settings}
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,

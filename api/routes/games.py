@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, HttpMethod, Response, get, post, route
+from litestar import Controller, HttpMethod, Request, Response, get, post, route
 from litestar.datastructures import ResponseHeader, State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter, SkipValidation
@@ -25,6 +25,7 @@ from api.problems import (
     Problem,
     responses,
 )
+from api.ratelimit import BOT_GAMES, RATE_LIMITED, spend
 from api.routes.params import GAME_READ_PROBLEMS, OPTIONAL_SEAT, strict_body
 from api.schemas import (
     AnyNewGame,
@@ -54,6 +55,12 @@ CreationKey = Annotated[
 ]
 
 
+BOT_GAMES_REFUSAL = (
+    "Games with bot seats (the server plays them, on its own CPU) are limited per client; "
+    "retry in {seconds} s."
+)
+
+
 class GamesController(Controller):
     """One controller for the collection, so that its route knows all its methods (Allow)."""
 
@@ -77,6 +84,7 @@ class GamesController(Controller):
             PAYLOAD_TOO_LARGE,
             RULE_VIOLATION,
             IDEMPOTENCY_KEY_REUSED,
+            RATE_LIMITED,
             DATABASE_UNAVAILABLE,
         ),
         response_headers=[
@@ -94,6 +102,7 @@ class GamesController(Controller):
         data: SkipValidation[JSONBody[AnyNewGame]],
         service: NamedDependency[GameService],
         state: State,
+        request: Request[Any, Any, Any],
         idempotency_key: CreationKey = None,
     ) -> Response[CreatedGame]:
         """Create a game. The answer holds one secret token per seat: it is shown only here
@@ -105,6 +114,8 @@ class GamesController(Controller):
         body = strict_body(data, AnyNewGame)
         kind = kind_of(body)
         bind(kind=kind)
+        if body.bots:  # the server plays those seats: CPU of its own, limited per client
+            spend(request, BOT_GAMES, BOT_GAMES_REFUSAL)
         try:
             result = await service.create(
                 kind,

@@ -20,8 +20,9 @@ from eventstore.seeds import SeedKeys
 
 @pytest.fixture(scope="session")
 def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
-    # No rate limit on audits and exports: these tests call them at will (schemathesis too);
-    # tests/reliability/test_expensive_reads.py holds the limit to its word. No sweeper in the
+    # No rate limit on audits, exports and games with bots: these tests call them at will
+    # (schemathesis too); tests/reliability/test_expensive_reads.py and test_bot_games.py hold
+    # the limits to their word. No sweeper in the
     # background: tests of the server's own moves sweep when they say, on a clock they set
     # (test_games_that_end.py), and a background sweep on the real clock would race them.
     return Settings(
@@ -30,6 +31,7 @@ def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
         pool_min_size=1,
         pool_max_size=6,
         expensive_reads_per_minute=0,
+        bot_games_per_minute=0,
         sweep_interval_seconds=0,
     )
 
