@@ -3,14 +3,16 @@
 Litestar renders each union of tagged Structs as a `oneOf` with a `const` tag but without a
 `discriminator`, and does not render `forbid_unknown_fields` as `additionalProperties: false`.
 Both are added here, from the schema and from the Structs themselves, so that client generators
-get tagged unions and strict request bodies. The rendering is byte-stable: sorted keys, no
-generated examples.
+get tagged unions and strict request bodies. Two shapes a generator decodes wrongly are published
+in forms every generator reads (`_nested_enums_as_patterns`, `_tags_read_first`). The rendering
+is byte-stable: sorted keys, no generated examples.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -53,8 +55,10 @@ def complete(document: dict[str, Any], structs: Iterable[type[msgspec.Struct]]) 
         _add_discriminator(node, components)
         _integral_bounds(node)
         _tuple_items(node)
+        _nested_enums_as_patterns(node)
     _public_operations(result)
-    _games_named(result, structs)  # last: the passes above find components by Struct
+    _games_named(result, structs)  # the passes above find components by Struct
+    _tags_read_first(result)  # on the final names
     return result
 
 
@@ -171,6 +175,158 @@ def _const(schema: dict[str, Any], field: str) -> str | None:
     if isinstance(const, str) and field in schema.get("required", []):
         return const
     return None
+
+
+# -- enums nested in containers ---------------------------------------------------------------
+
+ENUM_DEPTH = 2  # containers around an enum from which on it is published as a pattern
+
+
+def _nested_enums_as_patterns(node: dict[str, Any]) -> None:
+    """An enum of strings nested two containers deep in a field (Big Manitou's `grounds`, lists
+    of tiles; the `hands` of Tribù's deal, optional lists of cards) is published as the pattern
+    that matches exactly its values, which admits the same strings. openapi-generator's Python
+    client cannot decode such an enum, inline or as a schema of its own: it checks each inner
+    list as if it were one of the values (a TypeError), or decodes each value with a method
+    its enum classes lack; every one of those events would fail. A pattern it decodes as a
+    string, like every other reader."""
+    for schema in node.get("properties", {}).values():
+        for enum in _enums_within(schema, depth=0):
+            values = enum.pop("enum")
+            alternatives = "|".join(re.sub(r"([\\^$.|?*+()\[\]{}])", r"\\\1", v) for v in values)
+            enum["pattern"] = f"^(?:{alternatives})$"
+
+
+_CONTAINED = ("items", "prefixItems", "additionalProperties")  # one container deeper
+
+
+def _enums_within(schema: Any, depth: int) -> Iterator[dict[str, Any]]:
+    """The plain enums of strings (`type` and `enum` only) ENUM_DEPTH or more containers deep."""
+    if isinstance(schema, list):
+        for item in schema:
+            yield from _enums_within(item, depth)
+        return
+    if not isinstance(schema, dict):
+        return
+    plain = set(schema) == {"type", "enum"} and schema["type"] == "string"
+    if plain and depth >= ENUM_DEPTH and all(isinstance(v, str) for v in schema["enum"]):
+        yield schema
+    for key, value in schema.items():
+        if key != "properties":  # the fields of a nested object are fields of their own
+            yield from _enums_within(value, depth + (key in _CONTAINED))
+
+
+# -- members decoded by their tag first -------------------------------------------------------
+
+TAGGED = "Tagged"  # the suffix of the one subschema of a member decoded by its tag first
+
+
+def _tags_read_first(document: dict[str, Any]) -> None:
+    """openapi-generator's Python client decodes a `oneOf` by trying every member on the value
+    and counting those that take it; a member's decoder builds its lists of objects before it
+    checks anything, and fails with a TypeError (which it does not catch, so the whole union
+    fails) where another member's field of the same name holds a number: `game.bots`'s `seats`
+    (the bots) on every `game.created` (`seats`: how many). No spelling of the list changes
+    that. The only schemas it decodes by their tag first are those with a discriminator and
+    subschemas (`allOf`), so such a member is published as one: its discriminator maps its own
+    tag to `<Member>Tagged`, which is the member and nothing more, and its `$defs` name that
+    subschema with a `$ref` (linters count references, not a discriminator's mapping, as uses).
+    The member validates what it did, and the union is unchanged: every other reader sees the
+    same schemas as before."""
+    components: dict[str, Any] = document.get("components", {}).get("schemas", {})
+    tagged: dict[str, tuple[str, str]] = {}  # member -> (tag field, tag)
+    for node in _nodes(document):
+        discriminator = node.get("discriminator")
+        if not isinstance(discriminator, dict) or not isinstance(node.get("oneOf"), list):
+            continue
+        field = discriminator["propertyName"]
+        members = {ref[len(_REF_PREFIX) :]: tag for tag, ref in discriminator["mapping"].items()}
+        for name, tag in members.items():
+            others = [components[other] for other in members if other != name]
+            if _fails_on_another(components[name], others, components):
+                tagged[name] = (field, tag)
+    for name, (field, tag) in sorted(tagged.items()):
+        child = name + TAGGED
+        if child in components:
+            raise ValueError(f"{child} is already a schema")
+        components[name]["discriminator"] = {
+            "propertyName": field,
+            "mapping": {tag: _REF_PREFIX + child},
+        }
+        components[name]["$defs"] = {child: {"$ref": _REF_PREFIX + child}}
+        components[child] = {
+            "allOf": [{"$ref": _REF_PREFIX + name}],
+            "title": child,
+            "description": f"A {name}, which is decoded by its `{field}` first.",
+        }
+
+
+def _fails_on_another(
+    member: dict[str, Any], others: list[dict[str, Any]], components: dict[str, Any]
+) -> bool:
+    """Whether a field of `member` holds objects in containers (lists, maps) that another
+    member's field of the same name may hold something else than, at some depth."""
+    for prop, schema in member.get("properties", {}).items():
+        shape = _containers(schema, components)
+        for other in others:
+            theirs = other.get("properties", {}).get(prop)
+            if theirs is None:
+                continue
+            for depth, container in enumerate(shape):
+                if _types_at(theirs, shape[:depth], components) - {container, "null"}:
+                    return True
+    return False
+
+
+def _containers(schema: dict[str, Any], components: dict[str, Any]) -> list[str]:
+    """The containers ("array", "object": a map) around the objects a field holds, outermost
+    first; [] if it holds none in a container."""
+    schema = _resolved(schema, components)
+    inner: Any = None
+    if schema.get("type") == "array":
+        inner, container = schema.get("items"), "array"
+    elif schema.get("type") == "object" and "properties" not in schema:
+        inner, container = schema.get("additionalProperties"), "object"
+    if not isinstance(inner, dict) or not inner:
+        return []
+    if _is_object(inner, components):
+        return [container]
+    deeper = _containers(inner, components)
+    return [container, *deeper] if deeper else []
+
+
+def _is_object(schema: dict[str, Any], components: dict[str, Any]) -> bool:
+    """A schema whose values are objects with fields (or null), which a decoder builds."""
+    schema = _resolved(schema, components)
+    options = schema.get("oneOf") or schema.get("anyOf")
+    if options:
+        return any(_is_object(option, components) for option in options)
+    return "properties" in schema
+
+
+def _types_at(schema: dict[str, Any], path: list[str], components: dict[str, Any]) -> set[str]:
+    """The JSON types of the values found in `schema` through the containers of `path`."""
+    schema = _resolved(schema, components)
+    options = schema.get("oneOf") or schema.get("anyOf")
+    if options:
+        return set().union(*(_types_at(option, path, components) for option in options))
+    kind = schema.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind} if kind else set(JSON_TYPES)
+    if not path:
+        return kinds
+    inner = schema.get("items" if path[0] == "array" else "additionalProperties")
+    if path[0] not in kinds:
+        return set()
+    return _types_at(inner if isinstance(inner, dict) else {}, path[1:], components)
+
+
+JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
+
+
+def _resolved(schema: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
+    while isinstance(schema.get("$ref"), str) and schema["$ref"].startswith(_REF_PREFIX):
+        schema = components[schema["$ref"][len(_REF_PREFIX) :]]
+    return schema
 
 
 # -- strict request bodies ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,9 +28,10 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         stop_server(started)
 
 
-def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame) -> None:
+def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame) -> dict[str, Any]:
     """Run a player (`player` BASE_URL KIND SEATS SEED) to the end of a game of `game`'s kind
-    and check what it printed: the game played, its exported bundle verified."""
+    and check what it printed: the game played, its exported bundle verified. Answers what it
+    printed, for a test to check more."""
     done = subprocess.run(
         [*player, server.url, game.kind, str(game.min_seats), SEED],
         cwd=cwd,
@@ -38,6 +40,7 @@ def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame)
         timeout=900,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     assert result["kind"] == game.kind and result["commands"] > 0
     assert result["verdict"] == "passed", result
+    return result
