@@ -13,6 +13,7 @@ its API's event loop.
 
 from __future__ import annotations
 
+import signal
 import time
 
 import httpx
@@ -68,3 +69,19 @@ def test_a_game_of_paced_bots_still_ends(serve: Serve) -> None:
         time.sleep(0.5)
     assert detail["status"] == "finished", detail
     assert httpx.get(f"{server.url}/v1/games/{game}/audit").json()["verdict"] == "passed"
+
+
+STOP_DEADLINE = 30.0  # seconds for a stop while bots play; a deadline, not a measurement
+
+
+def test_a_server_busy_with_games_of_bots_stops_on_sigterm(serve: Serve) -> None:
+    """A server playing greedy bots (Wind River's cost the most) stops cleanly on SIGTERM: the
+    bots' visits are cancelled between moves (they did not stop within 15 s before)."""
+    server = serve(sweep_interval_seconds=1, shutdown_grace_seconds=2, workers=2)
+    bots = [{"seat": seat, "strategy": "greedy"} for seat in range(4)]
+    for _ in range(4):
+        body = {"kind": "wind-river", "seats": 4, "bots": bots}
+        assert httpx.post(f"{server.url}/v1/games", json=body).status_code == 201
+    time.sleep(2)  # the bots are at work
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(timeout=STOP_DEADLINE) == 0
