@@ -123,7 +123,7 @@ def _database(
             bot_share=settings.bot_cpu_share,
         )
         app.state.archive = Archive(store, registry, ReportCache(settings.audit_cache_size))
-        app.state.tickets = StreamTickets(settings.seed_keys)
+        app.state.tickets = StreamTickets(settings.seed_keys, store)
         app.state.hub = EventHub(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )

@@ -5,10 +5,11 @@
 store has after that version, so it can never be stale, only behind.
 
 `ReportCache`: audit reports, so that auditing a game again does not verify it again. An entry
-is handed out only while the stored stream still ends at the event it was computed on.
+is handed out only while the game's stored record is still the one it was computed on: the
+same rows, none written since (`eventstore.RecordStamp`).
 
 Nothing here is needed by another process: any number of API processes share one database, and
-each computes a game's report at most once per head of its stream.
+each computes a game's report at most once per state of its stored record.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from api.verify import AuditReport
+from eventstore import RecordStamp
 from referee.kernel import Table
 
 
@@ -77,19 +79,19 @@ class TableCache:
 
 @dataclass(frozen=True)
 class KeptReport:
-    """An audit report and the stream it was computed on: its last event's seq and hash."""
+    """An audit report and the stored record it was computed on (its stamp, read before)."""
 
-    version: int
-    head_hash: bytes
+    stamp: RecordStamp
     report: AuditReport
 
 
 class ReportCache:
     """A least-recently-used map from game id to its latest audit report.
 
-    A report is only handed out again for a stream that still ends at the same event with the
-    same hash (`Archive.audit` asks the store): a game that moved on, or a stream rewritten
-    behind the service's back and chained again, has another head and is audited afresh.
+    A report is only handed out again while the game's record has the same stamp
+    (`Archive.audit` asks the store): a game that moved on, or any row of it written behind the
+    service's back (an event, its body, hash or cursor, a command, the game's row), has another
+    stamp and is audited afresh.
     """
 
     def __init__(self, capacity: int) -> None:

@@ -3,9 +3,14 @@
 A browser's EventSource cannot send an Authorization header, and a seat token in a URL would
 end up in logs and histories. So a seat asks for a ticket with its token (`POST
 /v1/games/{id}/stream-tickets`) and opens the stream with `?ticket=`. A ticket names one game
-and one seat, expires after `TICKET_SECONDS` and opens one stream: each process remembers the
-tickets it accepted until they expire. It is an HMAC under a key derived from the server's seed
-keys (`SeedKeys.derive`), so every process accepts every other's tickets and nothing is stored.
+and one seat, expires after `TICKET_SECONDS` and opens one stream, once, whichever process it is
+sent to and however often: a URL is seen by more than its sender. It is an HMAC under a key
+derived from the server's seed keys (`SeedKeys.derive`), so every process accepts every other's
+tickets and nothing is stored to issue one. Redeeming it records its nonce in the database
+(`EventStore.redeem_ticket`, one INSERT ... ON CONFLICT DO NOTHING), which every process shares:
+of any number of redemptions of one ticket, on any processes, at once or later, exactly one
+opens a stream. The records are forgotten ten minutes after their tickets expired (each process
+deletes those of every game at most once per `TICKET_SECONDS`, when it redeems one).
 
 Format: `<key id>.<base64url(game id (16 bytes) | seat (1) | expiry, Unix seconds (8) |
 nonce (8) | tag (16))>`, the tag the first 16 bytes of HMAC-SHA256 over what precedes it.
@@ -20,10 +25,15 @@ import secrets
 import struct
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from hashlib import sha256
 from uuid import UUID
 
+import structlog
+
+from eventstore import StoreError
 from eventstore.seeds import SeedKeys
+from eventstore.store import EventStore
 from referee.kernel import Seat
 
 TICKET_SECONDS = 60
@@ -31,18 +41,23 @@ PURPOSE = "stream-tickets"
 _BODY = struct.Struct(">16sBQ8s")  # game id, seat, expiry, nonce
 _TAG_BYTES = 16
 
+log = structlog.get_logger("api.tickets")
+
 
 class TicketRefused(Exception):
     """A ticket that does not open this game's stream; the message says why, for the caller."""
 
 
 class StreamTickets:
-    """Issues and redeems the stream tickets of one process."""
+    """Issues the stream tickets of one process, and redeems any process's, once, in `store`."""
 
-    def __init__(self, keys: SeedKeys, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, keys: SeedKeys, store: EventStore, clock: Callable[[], float] = time.time
+    ) -> None:
         self._keys = keys
+        self._store = store
         self._clock = clock
-        self._redeemed: dict[bytes, int] = {}  # nonce -> expiry, until it passes
+        self._next_forgetting = 0.0  # when this process next deletes long expired records
 
     def issue(self, game_id: UUID, seat: Seat) -> str:
         expiry = int(self._clock()) + TICKET_SECONDS
@@ -51,8 +66,20 @@ class StreamTickets:
         encoded = base64.urlsafe_b64encode(body + self._tag(key_id, body)).rstrip(b"=")
         return f"{key_id}.{encoded.decode()}"
 
-    def redeem(self, game_id: UUID, ticket: str) -> Seat:
-        """The seat the ticket names, once. Raises TicketRefused."""
+    async def redeem(self, game_id: UUID, ticket: str) -> Seat:
+        """The seat the ticket names, once across every process of the database.
+
+        Raises TicketRefused; DatabaseUnavailable (a StoreError) if it cannot be recorded."""
+        seat, expiry, nonce = self._read(game_id, ticket)
+        expires_at = datetime.fromtimestamp(expiry, UTC)
+        if not await self._store.redeem_ticket(str(game_id), nonce, expires_at):
+            raise TicketRefused("This ticket was used already: ask for another one.")
+        await self._forget_expired()
+        return seat
+
+    def _read(self, game_id: UUID, ticket: str) -> tuple[Seat, int, bytes]:
+        """The seat, expiry and nonce of a ticket of this server for this game, not expired.
+        Raises TicketRefused."""
         key_id, body, tag = _parse(ticket)
         try:
             expected = self._tag(key_id, body)
@@ -68,19 +95,26 @@ class StreamTickets:
             raise TicketRefused("This ticket is for another game.")
         if now >= expiry:
             raise TicketRefused("This ticket has expired: ask for another one.")
-        self._forget_expired(now)
-        if nonce in self._redeemed:
-            raise TicketRefused("This ticket was used already: ask for another one.")
-        self._redeemed[nonce] = expiry
-        return int(seat)
+        return int(seat), int(expiry), bytes(nonce)
 
     def _tag(self, key_id: str, body: bytes) -> bytes:
         key = self._keys.derive(key_id, PURPOSE)
         return hmac.new(key, key_id.encode() + b"." + body, sha256).digest()[:_TAG_BYTES]
 
-    def _forget_expired(self, now: int) -> None:
-        for nonce in [nonce for nonce, expiry in self._redeemed.items() if expiry <= now]:
-            del self._redeemed[nonce]
+    async def _forget_expired(self) -> None:
+        """Delete the long expired records of every game, at most once per TICKET_SECONDS; a
+        failure only waits for the next time (the ticket at hand is redeemed already)."""
+        now = self._clock()
+        if now < self._next_forgetting:
+            return
+        self._next_forgetting = now + TICKET_SECONDS
+        try:
+            forgotten = await self._store.forget_redeemed_tickets()
+        except StoreError as error:
+            log.warning("redeemed tickets not forgotten", error=str(error))
+            return
+        if forgotten:
+            log.debug("redeemed tickets forgotten", count=forgotten)
 
 
 def _parse(ticket: str) -> tuple[str, bytes, bytes]:

@@ -1,13 +1,17 @@
 """Past one database: the tables distributed by `game_id` over a Citus cluster.
 
-A game's record (its row, seat tokens, commands and events) is distributed by `game_id` and
-co-located, so that one game lives on one shard and every statement of the store, which names
-its game (tests/store/test_statements.py), runs on that shard alone. `game_creations`, looked
-up by the hash of an Idempotency-Key rather than by game, becomes a reference table (a copy on
-every node); its foreign key to `games` goes, since Citus allows none from a reference table to
-a distributed one. The append-only and in-line guards (migrations 0001, 0002, 0006) are row
-triggers; Citus runs triggers on distributed tables only with `citus.enable_unsafe_triggers`,
-which the step sets for its own transaction, so that the guards travel with the shards.
+A game's record (its row, seat tokens, commands and events, and its redeemed stream tickets)
+is distributed by `game_id` and co-located, so that one game lives on one shard and every
+statement of the store, which names its game (tests/store/test_statements.py), runs on that
+shard alone. `game_creations`, looked up by the hash of an Idempotency-Key rather than by
+game, becomes a reference table (a copy on every node); its foreign key to `games` goes, since
+Citus allows none from a reference table to a distributed one. The append-only and in-line
+guards (migrations 0001, 0002, 0006, and 0008's on redeemed tickets) are triggers; Citus
+runs triggers on distributed tables only with `citus.enable_unsafe_triggers`, which the step
+sets for its own transaction, so that the guards travel with the shards. A kept audit report
+is checked against the row versions (`xmin`, `ctid`) of its game's rows, read by a statement
+routed to the game's shard like any other; a shard moved writes new row versions, so the
+reports kept for its games are verified once more (api/audit.py).
 
 The step runs after the migrations, as the schema's owner, where the `citus` extension is
 installed in the database (`CREATE EXTENSION citus`, by the cluster's administrator, with
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 import psycopg
 
 # Referenced tables first: a distributed table's foreign keys point at co-located ones.
-DISTRIBUTED = ("games", "seat_tokens", "commands", "events")
+DISTRIBUTED = ("games", "seat_tokens", "commands", "events", "redeemed_tickets")
 REFERENCE = ("game_creations",)
 LOCAL = ("schema_migrations",)  # the coordinator's own ledger
 DROPPED_FOR_CITUS = ("game_creations", "game_creations_game_id_fkey")  # reference -> distributed

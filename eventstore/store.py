@@ -51,6 +51,7 @@ from eventstore.types import (
     GameCreation,
     IdempotencyKeyReused,
     NewEvent,
+    RecordStamp,
     StoredEvent,
     StreamCorrupted,
     StreamExists,
@@ -65,8 +66,15 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # tables distributed by game_id (Citus, eventstore/distribution.py) it runs on that game's
 # shard alone; but these, which by design are not about one game: the listing and the sweeper's
 # catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
-# reference table there) and the health check. tests/store/test_statements.py holds them to it.
-ACROSS_GAMES = ("list_streams", "due_games", "find_creation", "ping")
+# reference table there), forgetting the stream tickets of every game once they are long expired,
+# and the health check. tests/store/test_statements.py holds them to it.
+ACROSS_GAMES = (
+    "list_streams",
+    "due_games",
+    "find_creation",
+    "forget_redeemed_tickets",
+    "ping",
+)
 HEADS_REMEMBERED = 10_000  # streams whose head a store keeps, to append to them in one round trip
 
 _INFO_COLUMNS = sql.SQL(
@@ -218,6 +226,34 @@ SELECT {_COMMAND_COLUMNS}, {_SEED_COLUMNS}
   LEFT JOIN commands c ON c.game_id = g.game_id
  WHERE g.game_id = %(game_id)s
  ORDER BY c.command_id
+"""
+
+# Which rows hold the game's record now: its games row, events and commands, each row by its
+# version (`xmin`, the transaction that wrote it, and `ctid`, where it lies), in order, hashed.
+# Any UPDATE, DELETE or INSERT of one of them, by whoever and whatever it writes (a body, a hash,
+# a cursor, a command), makes a row version of another transaction, which SQL cannot choose:
+# the stamp changes. (Short of editing the data files, only a new row version put in the old
+# one's very place by a transaction whose id came round to the old one's, 2^32 transactions on,
+# would leave it standing.) One statement, no body read or sent: `EventStore.record_stamp`.
+_RECORD_STAMP = """
+SELECT g.version, sha256(convert_to(format('%%s %%s;%%s;%%s', g.xmin, g.ctid,
+    (SELECT string_agg(e.xmin || ' ' || e.ctid, ',' ORDER BY e.seq)
+       FROM events e WHERE e.game_id = %(game_id)s),
+    (SELECT string_agg(c.xmin || ' ' || c.ctid, ',' ORDER BY c.command_id)
+       FROM commands c WHERE c.game_id = %(game_id)s)), 'UTF8'))
+  FROM games g
+ WHERE g.game_id = %(game_id)s
+"""
+
+# A stream ticket's nonce, recorded once (migration 0008): nothing inserted, it was there already.
+_REDEEM_TICKET = """
+INSERT INTO redeemed_tickets (game_id, nonce, expires_at)
+VALUES (%(game_id)s, %(nonce)s, %(expires_at)s)
+ON CONFLICT DO NOTHING
+"""
+# The tickets whose rows the database lets the service delete (migration 0008's guard).
+_FORGET_REDEEMED_TICKETS = """
+DELETE FROM redeemed_tickets WHERE expires_at < now() - interval '10 minutes'
 """
 
 
@@ -797,6 +833,32 @@ class EventStore:
             for row in rows
             if row["id"] is not None
         ]
+
+    async def record_stamp(self, game_id: str) -> RecordStamp:
+        """What tells the game's stored record from any other: equal stamps, the same rows,
+        unchanged since (an UPDATE, DELETE or INSERT of any row of the game, its events or its
+        commands, gives another stamp). Cheap: no body is read. StreamNotFound."""
+        async with self._connection() as conn:
+            row = await _fetch_one(conn, _RECORD_STAMP, {"game_id": game_id})
+        if row is None:
+            raise StreamNotFound(game_id)
+        return RecordStamp(version=row[0], rows=bytes(row[1]))
+
+    async def redeem_ticket(self, game_id: str, nonce: bytes, expires_at: datetime) -> bool:
+        """Record a stream ticket of the game as used: True the first time, False ever after,
+        whichever store asks (of concurrent redemptions, exactly one is True). The record is
+        kept until ten minutes after `expires_at` (`forget_redeemed_tickets`)."""
+        params = {"game_id": game_id, "nonce": nonce, "expires_at": expires_at}
+        async with self._connection() as conn:
+            cursor = await conn.execute(_REDEEM_TICKET, params)
+            return cursor.rowcount == 1
+
+    async def forget_redeemed_tickets(self) -> int:
+        """Delete the redeemed tickets, of every game, that expired over ten minutes ago; how
+        many. A catalogue statement, across games, through the index on their expiry."""
+        async with self._connection() as conn:
+            cursor = await conn.execute(_FORGET_REDEEMED_TICKETS)
+            return max(cursor.rowcount, 0)
 
     async def ping(self, *, timeout: float | None = None) -> None:
         """Raise DatabaseUnavailable unless the database answers (within `timeout` seconds)."""

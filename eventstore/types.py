@@ -55,6 +55,15 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: datetime
 
 
+class RecordStamp(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's stored record as it stands (`EventStore.record_stamp`): its version, and a
+    digest of which rows hold it (each row of the game, its events and commands by its row
+    version). Two equal stamps: nothing of the record was written in between."""
+
+    version: int
+    rows: bytes
+
+
 class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int  # the stream's version after the append
     events: list[StoredEvent]  # the events of this command (for a replayed key: the first result)

@@ -118,7 +118,7 @@ async def stream_events(
     stream opened after that answers 204, which tells an EventSource to stop reconnecting.
     """
     if ticket is not None:
-        caller = _ticket_seat(tickets, game_id, ticket, caller)
+        caller = await _ticket_seat(tickets, game_id, ticket, caller)
     table = await service.table(str(game_id))
     start = after if last_event_id is None else last_event_id
     if start > table.version:
@@ -158,11 +158,13 @@ async def _events(
             log.warning("event stream interrupted", game_id=game_id, error=str(error))
 
 
-def _ticket_seat(tickets: StreamTickets, game_id: UUID, ticket: str, caller: Seat | None) -> Seat:
+async def _ticket_seat(
+    tickets: StreamTickets, game_id: UUID, ticket: str, caller: Seat | None
+) -> Seat:
     if caller is not None:
         raise Problem(MALFORMED, "Send a seat token or a stream ticket, not both.")
     try:
-        return tickets.redeem(game_id, ticket)
+        return await tickets.redeem(game_id, ticket)
     except TicketRefused as refused:
         raise Problem(UNAUTHORIZED, str(refused)) from None
 

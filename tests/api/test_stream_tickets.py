@@ -8,6 +8,7 @@ import pytest
 
 from api.tickets import TICKET_SECONDS, StreamTickets, TicketRefused
 from eventstore import SeedKeys
+from eventstore.store import EventStore
 
 GAME = uuid.UUID("00000000-0000-4000-8000-000000000001")
 
@@ -20,24 +21,26 @@ class Clock:
         return self.now
 
 
-def test_a_ticket_expires() -> None:
+async def test_a_ticket_expires(event_store: EventStore) -> None:
     clock = Clock()
-    tickets = StreamTickets(SeedKeys.generate("k1"), clock)
+    tickets = StreamTickets(SeedKeys.generate("k1"), event_store, clock)
     fresh, stale = tickets.issue(GAME, 2), tickets.issue(GAME, 3)
     clock.now += TICKET_SECONDS - 1
-    assert tickets.redeem(GAME, fresh) == 2
+    assert await tickets.redeem(GAME, fresh) == 2
     clock.now += 1
     with pytest.raises(TicketRefused, match="expired"):
-        tickets.redeem(GAME, stale)
+        await tickets.redeem(GAME, stale)
 
 
-def test_another_process_with_the_same_keys_accepts_it_and_a_stranger_does_not() -> None:
+async def test_another_process_with_the_same_keys_accepts_it_and_a_stranger_does_not(
+    event_store: EventStore,
+) -> None:
     old, new = SeedKeys.generate("old"), SeedKeys.generate("new")
-    ticket = StreamTickets(old).issue(GAME, 0)
+    ticket = StreamTickets(old, event_store).issue(GAME, 0)
     rotated = SeedKeys.parse(new.entries() + old.entries())
-    assert StreamTickets(rotated).redeem(GAME, ticket) == 0
+    assert await StreamTickets(rotated, event_store).redeem(GAME, ticket) == 0
     with pytest.raises(TicketRefused, match="no longer has"):
-        StreamTickets(new).redeem(GAME, ticket)
+        await StreamTickets(new, event_store).redeem(GAME, ticket)
     impostor = SeedKeys.parse("old:" + new.entries().split(":", 1)[1])  # same id, other key
     with pytest.raises(TicketRefused, match="not a stream ticket of this server"):
-        StreamTickets(impostor).redeem(GAME, ticket)
+        await StreamTickets(impostor, event_store).redeem(GAME, ticket)

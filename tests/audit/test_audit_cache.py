@@ -119,8 +119,8 @@ async def test_a_cut_off_end_is_verified_afresh(
 async def test_an_export_always_reads_the_stream_as_stored(
     event_store: EventStore, superuser_conn: Conn, new_game: NewGame
 ) -> None:
-    """A change that leaves the head standing breaks the chain: a kept report does not look
-    again, but the exported bundle is read afresh and fails its verification."""
+    """A change that leaves the head standing breaks the chain: the exported bundle is read
+    afresh and fails its verification (as the audit does: test_kept_reports_stay_honest.py)."""
     game_id = await new_game()
     archive = kept_archive(event_store)
     assert (await archive.audit(game_id)).verdict == "passed"

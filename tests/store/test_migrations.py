@@ -11,7 +11,15 @@ import pytest
 from eventstore.migrations import MigrationError, available_migrations, migrate
 from eventstore.pool import APP_ROLE
 
-TABLES = {"games", "seat_tokens", "commands", "events", "game_creations", "schema_migrations"}
+TABLES = {
+    "games",
+    "seat_tokens",
+    "commands",
+    "events",
+    "game_creations",
+    "redeemed_tickets",
+    "schema_migrations",
+}
 
 
 def tables(conninfo: str) -> set[str]:
