@@ -31,7 +31,7 @@ import msgspec
 from api.sse import Message, messages
 from referee.games import REGISTRY
 from referee.kernel import NoLegalCommand, Outcome, Seat
-from referee.kernel.bots import CANDIDATES, BotGame, Strategy, choose
+from referee.kernel.bots import BotGame, Strategy, candidate_indices, choose
 from referee.kernel.registry import UnknownKind, UnknownRulesVersion
 
 PAGE = 1000  # the API's largest page of legal commands
@@ -185,7 +185,8 @@ class _Bot:
         The whole list when it is short. A random bot needs one command, drawn uniformly: the
         total and one read at a random offset (a Coyote list can hold ~14,000 commands). A
         greedy bot weighs at most CANDIDATES commands: the whole list up to GREEDY_READ, past
-        it CANDIDATES at random positions, in the list's order, as its own sample would be.
+        it the positions its own sample would weigh (`candidate_indices`: the first ones, then
+        some at random), in the list's order.
         """
         first = await self._legal_page(game, 0, FIRST_PAGE)
         total = first.total
@@ -196,9 +197,16 @@ class _Bot:
         elif total <= GREEDY_READ:
             rest = range(len(first.commands), total, PAGE)
             pages = [first, *[await self._legal_page(game, offset, PAGE) for offset in rest]]
-        else:
-            sample = sorted(self._rng.sample(range(total), CANDIDATES))
-            pages = [await self._legal_page(game, offset, 1) for offset in sample]
+        else:  # the positions the greedy bot weighs in process: the first ones, then a sample
+            held = len(first.commands)
+            picked = candidate_indices(total, self._rng)
+            kept = _LegalPage(
+                version=first.version,
+                total=total,
+                commands=[first.commands[index] for index in picked if index < held],
+            )
+            rest = [index for index in picked if index >= held]
+            pages = [kept, *[await self._legal_page(game, offset, 1) for offset in rest]]
         if any(page.version != seen.version or page.total != total for page in pages):
             return None
         return [game.command(raw) for page in pages for raw in page.commands]

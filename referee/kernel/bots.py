@@ -10,7 +10,13 @@ The greedy bot looks one step ahead. It imagines worlds the seat cannot tell fro
 (`game.imagine`: the seat's view with every unseen card dealt at random), plays each candidate
 command in them with chance of its own (never the game's seed), and scores what follows with the
 game's own scoring (`game.evaluate`). The candidate with the best mean wins; ties go to the
-first in the game's own order of legal commands.
+first in the game's own order of legal commands. A command the worlds all say is hopeless (the
+game lost, or refused, in every one of them) is never chosen while another is not.
+
+Its thinking is bounded: it weighs at most CANDIDATES commands in WORLDS worlds, whatever the
+number of legal commands. Past CANDIDATES it weighs the first half of them in the game's own
+order (where a game lists its modest moves first: Coyote's answers and lowest bids) and a
+random sample of the rest.
 """
 
 from __future__ import annotations
@@ -99,19 +105,37 @@ def greedy(
     imagine, evaluate = game.imagine, game.evaluate
     worlds = [imagine(view, seat, rng) for _ in range(WORLDS)]
     candidates = _candidates(legal, rng)
-    best, best_value = candidates[0], float("-inf")
+    best, best_key = candidates[0], (False, float("-inf"))
     for command in candidates:
-        value = sum(_value_after(game, evaluate, world, seat, command, rng) for world in worlds)
-        if value > best_value:
-            best, best_value = command, value
+        values = [_value_after(game, evaluate, world, seat, command, rng) for world in worlds]
+        key = _weight(values)
+        if key > best_key:
+            best, best_key = command, key
     return best
 
 
+def _weight(values: Sequence[float]) -> tuple[bool, float]:
+    """A command's worth over the worlds: whether any world leaves it hope, then its mean (a
+    world that refuses it counts as a lost game, so that the mean stays a number)."""
+    values = [max(value, -WIN) for value in values]
+    return any(value > -WIN for value in values), sum(values) / len(values)
+
+
 def _candidates(legal: Sequence[msgspec.Struct], rng: random.Random) -> list[msgspec.Struct]:
-    """Every legal command, or a sample of them kept in the game's order."""
+    """Every legal command, or CANDIDATES of them (see `candidate_indices`)."""
     if len(legal) <= CANDIDATES:
         return list(legal)
-    return [legal[index] for index in sorted(rng.sample(range(len(legal)), CANDIDATES))]
+    return [legal[index] for index in candidate_indices(len(legal), rng)]
+
+
+def candidate_indices(total: int, rng: random.Random) -> list[int]:
+    """The positions, in the game's order, of the commands the greedy bot weighs among `total`
+    legal ones: all of them up to CANDIDATES; past that the first CANDIDATES // 2 and a random
+    sample of the rest (a client reading a long list by pages reads these)."""
+    if total <= CANDIDATES:
+        return list(range(total))
+    first = CANDIDATES // 2
+    return [*range(first), *sorted(rng.sample(range(first, total), CANDIDATES - first))]
 
 
 def _value_after(

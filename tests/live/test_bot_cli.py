@@ -290,7 +290,8 @@ def every_legal_command(url: str, game: Game, seat: int) -> tuple[int, list[Any]
 @pytest.mark.parametrize("shaman", [False, True])
 async def test_a_greedy_bot_reads_what_it_weighs(server: Server, shaman: bool) -> None:
     """What a greedy bot chooses from: the whole list up to GREEDY_READ, else CANDIDATES of
-    its commands at random, in the list's order (greedy weighs no more). Coyote's first bid
+    its commands, the first ones and some at random, in the list's order (greedy weighs no
+    more). Coyote's first bid
     has hundreds of commands, or thousands with the Shaman variant."""
     game = create(server.url, "coyote", shaman=shaman)
     seat = httpx.get(f"{server.url}/v1/games/{game.game_id}").json()["to_act"][0]
@@ -308,5 +309,7 @@ async def test_a_greedy_bot_reads_what_it_weighs(server: Server, shaman: bool) -
         assert len(encoded) == CANDIDATES
         positions = [listed.index(command) for command in encoded]
         assert positions == sorted(set(positions))  # distinct, in the list's order
+        # The first ones always (Coyote's "Coyote!" and lowest bids), as greedy weighs them.
+        assert positions[: CANDIDATES // 2] == list(range(CANDIDATES // 2))
     # Each way was taken: more than a first page read, and more than greedy reads whole.
     assert len(listed) > FIRST_PAGE and (len(listed) > GREEDY_READ) == shaman, len(listed)

@@ -4,6 +4,8 @@
   the same legal commands; and it is a state the rules can play on.
 - Bots of both strategies play every kind at every seat count to the end.
 - The greedy bot beats random players in most seeded games.
+- The greedy bot never chooses a command its worlds all say is hopeless while another is not,
+  and weighs the first of the game's commands however many there are.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from hypothesis import strategies as st
 
 from referee.games import REGISTRY
 from referee.kernel import Table
-from referee.kernel.bots import STRATEGIES, Strategy, play
+from referee.kernel.bots import CANDIDATES, STRATEGIES, WIN, WORLDS, Strategy, greedy, play
+from referee.kernel.contract import RuleViolation
 from referee.kernel.registry import AnyGame
 
 MAX_COMMANDS = 30_000
@@ -120,3 +123,62 @@ def test_greedy_beats_random_in_most_seeded_games(kind: str) -> None:
         _play_out(game, table, secret, game_id, strategies, rng)
         wins += greedy_seat in table.outcome().winners
     assert wins > GAMES_PER_KIND // 2, f"greedy won {wins} of {GAMES_PER_KIND} {kind} games"
+
+
+class Verdicts:
+    """A game of one decision: command `i` is worth `worths[i][world]` in the `world`-th world
+    the bot imagines (None: refused there)."""
+
+    kind = "verdicts"
+
+    def __init__(self, worths: Sequence[Sequence[float | None]]) -> None:
+        self.worths = worths
+        self.imagined = 0
+
+    def imagine(self, view: Any, seat: int, rng: random.Random) -> int:
+        self.imagined += 1
+        return (self.imagined - 1) % WORLDS
+
+    def decide(self, state: Any, seat: int, command: Any, chance: Any) -> list[Any]:
+        if self.worths[command][state] is None:
+            raise RuleViolation("verdicts.refused", "refused in this world")
+        return [command]
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return (event, state)
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        command, world = state
+        worth = self.worths[command][world]
+        assert worth is not None
+        return worth
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        return None
+
+    def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:
+        return range(len(self.worths))
+
+
+def _greedy(worths: Sequence[Sequence[float | None]], seed: int) -> Any:
+    game = Verdicts(worths)
+    return greedy(game, msgspec.Struct(), game.legal_commands(None, 0), 0, random.Random(seed))
+
+
+def test_greedy_never_chooses_a_command_hopeless_in_every_world_while_another_is_not() -> None:
+    lost, refused = -WIN, None
+    worths: list[list[float | None]] = [
+        [lost] * WORLDS,  # first in the game's order: every world lost
+        [refused] + [1.0] * (WORLDS - 1),  # refused in one world, won a point in the others
+        [lost] * (WORLDS - 1) + [-5.0],  # one world of hope
+    ]
+    assert _greedy(worths, 0) == 1
+    assert _greedy([worths[0], worths[2]], 0) == 1
+    assert _greedy([worths[0], [refused] * WORLDS], 0) == 0  # all hopeless: the first
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_greedy_weighs_the_first_commands_however_many_there_are(seed: int) -> None:
+    """Coyote lists "Coyote!" first, ahead of up to 14,000 bids: it is never left out."""
+    worths: list[list[float | None]] = [[1.0] * WORLDS] + [[-1.0] * WORLDS] * (50 * CANDIDATES)
+    assert _greedy(worths, seed) == 0

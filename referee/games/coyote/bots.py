@@ -2,7 +2,10 @@
 
 A seat sees every head but its own, the discard pile and the size of the draw pile: `imagine`
 deals the cards it has not seen at random onto its own head (and any extra card there) and into
-the draw pile. `evaluate` counts feathers, the game's only score: the last seat with any wins.
+the draw pile. `evaluate` counts feathers, the game's only score: the last seat with any wins;
+a bid still standing is counted as if it were called "Coyote!" now when the world's cards fall
+short of it (the next seat sees every head but its own: a bid too high is one it calls), so
+that a bid is worth no more than the worlds' counts make it.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from referee.games.coyote.data import DECK, Card
+from referee.games.coyote.count import count_indians
+from referee.games.coyote.data import DECK, PENALTY, TWO_FEATHERS_PENALTY, Card
 from referee.games.coyote.state import State
 from referee.games.coyote.views import CoyoteView
-from referee.kernel.bots import ended, lead
+from referee.kernel.bots import WIN, ended, lead
 from referee.kernel.contract import Seat
 from referee.kernel.seating import CLOCKWISE, COUNTERCLOCKWISE
 from referee.kernel.unseen import deal_unseen
@@ -21,6 +25,8 @@ from referee.kernel.unseen import deal_unseen
 # Feathers held by the others, as a share of one feather: between two states with the same
 # lead, the one where the others have fewer feathers left is closer to the end, and better.
 OTHERS_FEATHER = 0.1
+# An unused Shaman power, as a share of one feather: spent only where it changes more than this.
+SHAMAN_POWER = 0.05
 
 
 def imagine(view: CoyoteView, seat: Seat, rng: random.Random) -> State:
@@ -67,8 +73,40 @@ def _filled(cards: tuple[Card | None, ...], unseen: Iterator[Card]) -> tuple[Car
 
 
 def evaluate(state: State, seat: Seat) -> float:
-    """Feathers: how far ahead of the best other seat, and how few the others keep in all."""
+    """Feathers: how far ahead of the best other seat, and how few the others keep in all, with
+    a bid the cards in play fall short of already lost by its bidder; a little for an unused
+    Shaman power."""
     if state.winner is not None:
         return ended((state.winner,), seat)
-    others = sum(state.feathers) - state.feathers[seat]
-    return lead(state.feathers, seat) - OTHERS_FEATHER * others
+    feathers = _after_a_call(state)
+    survivors = [other for other, count in enumerate(feathers) if count > 0]
+    if seat not in survivors:
+        return -WIN
+    if survivors == [seat]:
+        return WIN
+    others = sum(feathers) - feathers[seat]
+    power = SHAMAN_POWER if state.shaman and not state.shaman_used[seat] else 0.0
+    return lead(feathers, seat) - OTHERS_FEATHER * others + power
+
+
+def _after_a_call(state: State) -> tuple[int, ...]:
+    """The feathers once the standing bid is called, if the cards in play fall short of it (a
+    bid they reach costs nobody anything yet: the next seat must raise it). A bid cancelled and
+    not yet made again stands for nothing."""
+    bid, bidder = state.current_bid, state.bidder
+    if bid is None or bidder is None or state.canceller is not None:
+        return state.feathers
+    if bid <= count_indians(_cards_counted(state)):
+        return state.feathers
+    penalty = TWO_FEATHERS_PENALTY if state.two_feathers else PENALTY
+    feathers = list(state.feathers)
+    feathers[bidder] = max(0, feathers[bidder] - penalty)
+    return tuple(feathers)
+
+
+def _cards_counted(state: State) -> tuple[Card, ...]:
+    """The cards in play, a Teepee's draw among them: the top of the draw pile (CY-3a)."""
+    cards = state.cards_in_play
+    if state.teepee_card is None and state.draw_pile and any(c.kind == "teepee" for c in cards):
+        return (*cards, state.draw_pile[0])
+    return cards
