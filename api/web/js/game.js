@@ -24,6 +24,9 @@ const page = {
   following: true, // the table moves on with live events while the last one is shown
   live: null,
   generation: 0, // bumped whenever the viewer changes: older answers are dropped
+  shown: null, // the StateAt on the table
+  audits: 0, // bumped with each audit asked for: only the latest one is shown
+  audited: null, // the version the audit on the page checked
 };
 
 const timeline = new Timeline($("timeline"), { onSelect: (seq) => show(seq) });
@@ -72,12 +75,15 @@ function drawState(state) {
   const everything = state.seat_views !== null && state.seat_views !== undefined;
   const view = everything ? revealed(state.view, state.seat_views) : state.view;
   const board = $("board");
-  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything }));
-  if (view.clocks !== undefined) board.append(clocks(view.clocks));
+  const left = new Map((state.left ?? []).map((gone) => [gone.seat, gone.how]));
+  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything, left }));
+  if (state.clocks) board.append(clocks(state));
+  page.shown = state;
+  tick();
   board.dataset.seq = String(state.seq);
   board.dataset.viewer = page.seat === null ? "spectator" : String(page.seat);
   board.removeAttribute("aria-busy");
-  $("table-heading").textContent = `The table after event ${state.seq} of ${state.version}`;
+  heading();
   $("table-note").textContent = everything
     ? "The game is over, so nothing about it is secret: every hand and hidden card of this moment is shown."
     : page.seat === null
@@ -86,10 +92,61 @@ function drawState(state) {
   $("raw-state").textContent = JSON.stringify(state, null, 2);
 }
 
-function clocks(value) {
-  return h("section", { class: "clocks", "aria-label": "Clocks" }, h("h3", {}, "Clocks"),
-    h("pre", {}, JSON.stringify(value, null, 2)));
+/** "The table after event 7 of 25": the game's version as the page knows it now, which a
+ * live game moves on even while an older event is shown. */
+function heading() {
+  if (page.shown === null) return;
+  const version = Math.max(page.shown.version, timeline.last, page.detail?.version ?? 0);
+  $("table-heading").textContent = `The table after event ${page.shown.seq} of ${version}`;
 }
+
+const GONE = { resignation: "resigned", timeout: "timed out" };
+
+/** Minutes and seconds: 605.2 -> "10:05". */
+function clockText(seconds) {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Each seat's clock at the state shown (the API's `clocks`, beside the view). A running clock
+ * of the latest state counts down to its deadline (`tick`); one of a past state is as it was. */
+function clocks(state) {
+  const control = page.detail.time_control;
+  const limits = control ? [
+    control.total_seconds === null ? null : `${clockText(control.total_seconds)} in all`,
+    control.per_move_seconds === null ? null : `${clockText(control.per_move_seconds)} a move`,
+    control.increment_seconds ? `${control.increment_seconds} s added per move` : null,
+  ].filter(Boolean) : [];
+  const gone = new Map((state.left ?? []).map((item) => [item.seat, item.how]));
+  return h("section", { class: "clocks", "aria-label": "Clocks" },
+    h("h3", {}, "Clocks", limits.length ? h("span", { class: "clock-limits" }, ` (${listed(limits)})`) : null),
+    h("ul", { class: "clock-list" }, state.clocks.map((clock) => {
+      const left = clock.remaining_seconds === null ? "no total limit" : clockText(clock.remaining_seconds);
+      return h("li", {
+        class: `clock${clock.running ? " running" : ""}`,
+        "data-clock": clock.seat,
+        "data-running": clock.running ? "true" : "false",
+        "data-deadline": clock.running && clock.deadline ? clock.deadline : null,
+      },
+      h("span", { class: "clock-seat" }, seatName(clock.seat)), " ",
+      h("span", { class: "clock-left", "data-left": "" }, left),
+      clock.remaining_seconds === null && !clock.running ? null : " left",
+      h("span", { class: "clock-state" }, gone.has(clock.seat) ? `, ${GONE[gone.get(clock.seat)] ?? gone.get(clock.seat)}`
+        : clock.running ? ", running" : ", waiting"));
+    })));
+}
+
+/** Counts the running clocks down, once a second, while the latest state of a live game is on
+ * the table; a past state's clocks stay as they were. */
+function tick() {
+  const latest = page.shown !== null && page.shown.seq >= timeline.last && page.detail?.status === "active";
+  for (const clock of $("board").querySelectorAll(".clocks [data-deadline]")) {
+    if (!latest) continue;
+    const left = (Date.parse(clock.dataset.deadline) - Date.now()) / 1000;
+    clock.querySelector("[data-left]").textContent = clockText(left);
+  }
+}
+setInterval(tick, 1000);
 
 function renderSummary() {
   const detail = page.detail;
@@ -106,22 +163,57 @@ function renderSummary() {
     ["Last event", new Date(detail.updated_at).toLocaleString()],
   ];
   fill($("facts"), facts.map(([term, value]) => [h("dt", {}, term), h("dd", { "data-fact": term.toLowerCase() }, String(value))]));
-  fill($("outcome"), outcome(detail.outcome));
+  fill($("outcome"), outcome(detail.outcome, detail.left));
+  heading();
 }
 
-function outcome(result) {
+const ENDINGS = {
+  rules: "by its rules",
+  resignation: "by resignation",
+  timeout: "on time",
+  abandoned: "abandoned, with no move for too long",
+};
+
+const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10 <= 3 ? n % 10 : 0]}`;
+
+/** The outcome in sentences: who won (alone, shared, nobody), each place with its score, ties
+ * and tie-breaks said in words, and the seats that left. */
+function outcome(result, left = []) {
   if (!result.finished) return null;
-  const ending = result.ending ? ` (${result.ending})` : "";
-  return h("section", { class: "outcome", "data-winners": result.winners.join(",") },
-    h("h2", {}, `The game is over${ending}`),
-    h("p", {}, result.winners.length ? `Won by ${listed(result.winners.map(seatName))}.` : "Nobody won."),
+  const ending = result.ending ? ` ${ENDINGS[result.ending] ?? `(${result.ending})`}` : "";
+  const scores = result.scores;
+  const scored = (seat) => (scores ? `${seatName(seat)} (${scores[seat]})` : seatName(seat));
+  const winners = result.winners.map(seatName);
+  const won = winners.length === 0
+    ? result.ending === "abandoned" ? "Nobody won: the game was abandoned." : "Nobody won: the game is a draw."
+    : winners.length === 1 ? `${winners[0]} won.` : `${listed(winners)} share the win.`;
+  const notes = [];
+  result.ranking.forEach((group, index) => {
+    if (group.length > 1 && index > 0) notes.push(`${listed(group.map(seatName))} share ${ordinal(index + 1)} place.`);
+    const next = result.ranking[index + 1];
+    if (scores && next) {
+      const level = next.filter((seat) => group.some((other) => scores[other] === scores[seat]));
+      if (level.length) {
+        notes.push(`${listed(group.map(seatName))} and ${listed(level.map(seatName))} scored the same ` +
+          `(${scores[level[0]]}): ${listed(group.map(seatName))} ${group.length > 1 ? "are" : "is"} placed ahead by the game's tie-break.`);
+      }
+    }
+  });
+  const gone = left.map((item) => `${seatName(item.seat)} ${item.how === "timeout" ? "ran out of time" : GONE[item.how] ?? item.how}.`);
+  // A space between the blocks too, so that their text never runs together when read as text.
+  const blocks = [
+    h("h2", {}, `The game is over${ending}.`),
+    h("p", { class: "won" }, won),
     result.ranking.length
       ? h("ol", { class: "ranking", "aria-label": "Ranking" }, result.ranking.map((group, place) =>
-        h("li", { "data-place": place + 1 }, `${place + 1}. `, listed(group.map((seat) =>
-          result.scores ? `${seatName(seat)}: ${result.scores[seat]}` : seatName(seat))))))
+        [h("li", { "data-place": place + 1 }, `${ordinal(place + 1)}: `, listed(group.map(scored)), ";"), " "]))
       : null,
-    result.scores ? h("p", { class: "scores", "data-scores": result.scores.join(",") },
-      `Scores: ${result.scores.map((score, seat) => `${seatName(seat)} ${score}`).join(", ")}.`) : null);
+    notes.length || gone.length ? h("p", { class: "ties" }, [...notes, ...gone].join(" ")) : null,
+    scores ? h("p", { class: "scores", "data-scores": scores.join(",") },
+      `Scores: ${scores.map((score, seat) => `${seatName(seat)} ${score}`).join(", ")}.`) : null,
+  ].filter(Boolean);
+  return h("section", { class: "outcome", "data-winners": result.winners.join(",") },
+    blocks.flatMap((block) => [block, " "]));
 }
 
 async function loadAudit() {
@@ -137,14 +229,40 @@ async function loadAudit() {
       " and check it offline, with no server: ", h("code", { "data-command": "" }, `referee verify ${file}`))
     : h("p", {}, "The bundle can be downloaded once the game is over.");
   const again = h("button", { type: "button", onclick: () => loadAudit() }, "Check again");
-  fill(body, h("p", { class: "note" }, "Checking…"));
+  const asked = ++page.audits;
+  if (!body.querySelector("[data-audit-version]")) fill(body, h("p", { class: "note" }, "Checking…"));
   try {
     const report = await getJson(`${gamePath(gameId)}/audit`, { token: page.token });
+    if (asked !== page.audits) return; // a later check is on its way
+    page.audited = report.version;
     timeline.markBad(report.first_bad_seq);
-    fill(body, reportView(report, { onSeq: (seq) => timeline.choose(seq) }), proof, download, again);
+    fill(body, h("p", { class: "as-of", "data-audit-version": report.version }, auditAge()),
+      reportView(report, { onSeq: (seq) => timeline.choose(seq) }), proof, download, again);
   } catch (error) {
+    if (asked !== page.audits) return;
     fill(body, h("p", { class: "error" }, `The audit could not run: ${error.message}`), proof, download, again);
   }
+}
+
+/** What the audit on the page covers, and whether the game has moved on since. */
+function auditAge() {
+  const version = Math.max(timeline.last, page.detail?.version ?? 0);
+  return page.audited >= version
+    ? `As of event ${page.audited}, the latest.`
+    : `As of event ${page.audited}; the game is at event ${version} now: checking again…`;
+}
+
+let auditing = null;
+/** A live game's audit is checked again once its events pause (an audit reads every event:
+ * not more than once every few seconds). */
+function auditLater() {
+  const shown = $("audit-body").querySelector("[data-audit-version]");
+  if (shown) shown.textContent = auditAge();
+  if (auditing !== null) return;
+  auditing = setTimeout(() => {
+    auditing = null;
+    loadAudit();
+  }, 2000);
 }
 
 function liveStatus(status) {
@@ -187,6 +305,8 @@ function startLive() {
 let refreshing = null;
 function arrived(record) {
   timeline.add([record]);
+  heading();
+  auditLater();
   if (page.following) show(record.seq);
   clearTimeout(refreshing); // the summary (to act, version) once a burst of events is in
   refreshing = setTimeout(async () => {

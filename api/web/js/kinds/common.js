@@ -55,7 +55,12 @@ export function handCards(cards, count, draw, owner) {
 }
 
 /** The panel of one seat, coloured as that seat everywhere. */
+const GONE = { resignation: "resigned", timeout: "timed out" };
+
+/** A seat's panel: its name, marks ("to play"; "resigned" or "timed out" once it has left, from
+ * `context.left`, seat -> how) and what it holds. */
 export function seatPanel(seat, context, marks, ...children) {
+  const gone = context.left?.get(seat);
   const you = context.viewer === seat ? " (you)" : "";
   const panel = h(
     "section",
@@ -65,7 +70,8 @@ export function seatPanel(seat, context, marks, ...children) {
       "aria-label": `${seatName(seat)}${you}`,
     },
     h("h3", {}, h("span", { class: "seat-dot", "aria-hidden": "true" }), `${seatName(seat)}${you}`,
-      marks.filter(Boolean).map((mark) => h("span", { class: "mark" }, mark))),
+      marks.filter(Boolean).map((mark) => h("span", { class: "mark" }, mark)),
+      gone ? h("span", { class: "mark gone", "data-gone": gone }, GONE[gone] ?? gone) : null),
     children,
   );
   panel.style.setProperty("--seat", seatColour(seat)); // CSSOM: the pages allow no inline style

@@ -41,6 +41,12 @@ function placed(picture, x, y) {
   return picture;
 }
 
+/** The hex's coordinates (q,r, as the API and the timeline's sentences name it), small, at its top. */
+function coordinates(at, x, y) {
+  return s("text", { class: "coords", x, y: y - SIZE / 2 - 1, "text-anchor": "middle", "data-coordinates": "", "aria-hidden": "true" },
+    `${at.q},${at.r}`);
+}
+
 function boardCell(cell, islandOf) {
   const [x, y] = centre(cell.at);
   const colour = cell.card?.colour ?? cell.colour ?? "none";
@@ -57,7 +63,8 @@ function boardCell(cell, islandOf) {
   },
   s("title", {}, cellLabel(cell)),
   s("polygon", { points: hexagon(cell.at) }),
-  mark);
+  mark,
+  coordinates(cell.at, x, y));
 }
 
 function board(view) {
@@ -74,7 +81,8 @@ function board(view) {
   return s("svg", { class: "hex-board", viewBox: box.map((n) => n.toFixed(1)).join(" "), role: "group",
     "aria-label": `The island board: ${plural(cells.length, "space")} filled` },
   spaces.filter((at) => !occupied.has(`${at.q},${at.r}`)).map((at) =>
-    s("polygon", { class: "border-space", points: hexagon(at), "aria-hidden": "true" })),
+    s("g", { class: "open-space", "aria-hidden": "true" },
+      s("polygon", { class: "border-space", points: hexagon(at) }), coordinates(at, ...centre(at)))),
   cells.map((cell) => boardCell(cell, islandOf)));
 }
 
