@@ -205,8 +205,8 @@ class _Bot:
                 total=total,
                 commands=[first.commands[index] for index in picked if index < held],
             )
-            rest = [index for index in picked if index >= held]
-            pages = [kept, *[await self._legal_page(game, offset, 1) for offset in rest]]
+            unread = [index for index in picked if index >= held]
+            pages = [kept, *[await self._legal_page(game, offset, 1) for offset in unread]]
         if any(page.version != seen.version or page.total != total for page in pages):
             return None
         return [game.command(raw) for page in pages for raw in page.commands]
