@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from referee.games.coyote.challenge import penalty, teepee_holder
 from referee.games.coyote.count import count_indians
-from referee.games.coyote.data import DECK, PENALTY, TWO_FEATHERS_PENALTY, Card
+from referee.games.coyote.data import DECK, Card
 from referee.games.coyote.state import State
 from referee.games.coyote.views import CoyoteView
 from referee.kernel.bots import WIN, ended, lead
@@ -98,15 +99,14 @@ def _after_a_call(state: State) -> tuple[int, ...]:
         return state.feathers
     if bid <= count_indians(_cards_counted(state)):
         return state.feathers
-    penalty = TWO_FEATHERS_PENALTY if state.two_feathers else PENALTY
     feathers = list(state.feathers)
-    feathers[bidder] = max(0, feathers[bidder] - penalty)
+    feathers[bidder] = max(0, feathers[bidder] - penalty(state))
     return tuple(feathers)
 
 
 def _cards_counted(state: State) -> tuple[Card, ...]:
     """The cards in play, a Teepee's draw among them: the top of the draw pile (CY-3a)."""
     cards = state.cards_in_play
-    if state.teepee_card is None and state.draw_pile and any(c.kind == "teepee" for c in cards):
+    if state.teepee_card is None and state.draw_pile and teepee_holder(state) is not None:
         return (*cards, state.draw_pile[0])
     return cards

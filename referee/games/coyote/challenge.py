@@ -26,6 +26,11 @@ def teepee_holder(state: State) -> Seat | None:
     return None
 
 
+def penalty(state: State) -> int:
+    """The feathers a challenge costs its loser (CY-4; two with 2 Feathers)."""
+    return TWO_FEATHERS_PENALTY if state.two_feathers else PENALTY
+
+
 def resolve_challenge(state: State, challenger: Seat, chance: Chance) -> list[Event]:
     bid, bidder = state.current_bid, state.bidder
     assert bid is not None and bidder is not None, "a challenge needs a bid"
@@ -36,10 +41,8 @@ def resolve_challenge(state: State, challenger: Seat, chance: Chance) -> list[Ev
         script.emit(TeepeeDrew(seat=holder, card=top_card(script, chance)))
     total = count_indians(script.state.cards_in_play)
     loser = challenger if bid <= total else bidder  # CY-4
-    penalty = TWO_FEATHERS_PENALTY if state.two_feathers else PENALTY
-    script.emit(
-        Counted(total=total, loser=loser, feathers_lost=min(penalty, state.feathers[loser]))
-    )
+    lost = min(penalty(state), state.feathers[loser])
+    script.emit(Counted(total=total, loser=loser, feathers_lost=lost))
     if script.state.feathers[loser] == 0:
         script.emit(Eliminated(seat=loser))
     moon = any(card.kind == "moon" for card in script.state.cards_in_play)
