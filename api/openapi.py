@@ -264,35 +264,29 @@ def _tags_read_first(document: dict[str, Any]) -> None:
 def _fails_on_another(
     member: dict[str, Any], others: list[dict[str, Any]], components: dict[str, Any]
 ) -> bool:
-    """Whether a field of `member` holds objects in containers (lists, maps) that another
-    member's field of the same name may hold something else than, at some depth."""
+    """Whether a field of `member` holds objects in a container (a list, a map) where another
+    member's field of the same name may hold something else."""
     for prop, schema in member.get("properties", {}).items():
-        shape = _containers(schema, components)
+        container = _container_of_objects(schema, components)
+        if container is None:
+            continue
         for other in others:
             theirs = other.get("properties", {}).get(prop)
-            if theirs is None:
-                continue
-            for depth, container in enumerate(shape):
-                if _types_at(theirs, shape[:depth], components) - {container, "null"}:
-                    return True
+            if theirs is not None and _types(theirs, components) - {container, "null"}:
+                return True
     return False
 
 
-def _containers(schema: dict[str, Any], components: dict[str, Any]) -> list[str]:
-    """The containers ("array", "object": a map) around the objects a field holds, outermost
-    first; [] if it holds none in a container."""
+def _container_of_objects(schema: dict[str, Any], components: dict[str, Any]) -> str | None:
+    """ "array" or "object" (a map) if the field is a container of objects with fields."""
     schema = _resolved(schema, components)
-    inner: Any = None
     if schema.get("type") == "array":
         inner, container = schema.get("items"), "array"
     elif schema.get("type") == "object" and "properties" not in schema:
         inner, container = schema.get("additionalProperties"), "object"
-    if not isinstance(inner, dict) or not inner:
-        return []
-    if _is_object(inner, components):
-        return [container]
-    deeper = _containers(inner, components)
-    return [container, *deeper] if deeper else []
+    else:
+        return None
+    return container if isinstance(inner, dict) and _is_object(inner, components) else None
 
 
 def _is_object(schema: dict[str, Any], components: dict[str, Any]) -> bool:
@@ -304,20 +298,14 @@ def _is_object(schema: dict[str, Any], components: dict[str, Any]) -> bool:
     return "properties" in schema
 
 
-def _types_at(schema: dict[str, Any], path: list[str], components: dict[str, Any]) -> set[str]:
-    """The JSON types of the values found in `schema` through the containers of `path`."""
+def _types(schema: dict[str, Any], components: dict[str, Any]) -> set[str]:
+    """The JSON types of a field's values."""
     schema = _resolved(schema, components)
     options = schema.get("oneOf") or schema.get("anyOf")
     if options:
-        return set().union(*(_types_at(option, path, components) for option in options))
+        return set().union(*(_types(option, components) for option in options))
     kind = schema.get("type")
-    kinds = set(kind) if isinstance(kind, list) else {kind} if kind else set(JSON_TYPES)
-    if not path:
-        return kinds
-    inner = schema.get("items" if path[0] == "array" else "additionalProperties")
-    if path[0] not in kinds:
-        return set()
-    return _types_at(inner if isinstance(inner, dict) else {}, path[1:], components)
+    return set(kind) if isinstance(kind, list) else {kind} if kind else set(JSON_TYPES)
 
 
 JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
