@@ -26,7 +26,7 @@ from api.logging import RequestLogMiddleware, echo_request_id
 from api.metrics import RequestMetrics, forget_this_process
 from api.openapi import DOCS, openapi_config
 from api.problems import problem_response
-from api.ratelimit import BOT_GAMES, RateLimiter
+from api.ratelimit import BOT_GAMES, INVITATION_GUESSES, RateLimiter
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
 from api.routes import ROUTE_HANDLERS
 from api.routes.pages import security_headers
@@ -93,6 +93,9 @@ def _expensive_reads(settings: Settings) -> dict[str, RateLimiter]:
             settings.expensive_reads_per_minute, settings.expensive_reads_burst
         ),
         BOT_GAMES: RateLimiter(settings.bot_games_per_minute, settings.bot_games_burst),
+        INVITATION_GUESSES: RateLimiter(
+            settings.invitation_guesses_per_minute, settings.invitation_guesses_burst
+        ),
     }
     return {key: limiter for key, limiter in limiters.items() if limiter.enabled}
 
@@ -114,7 +117,10 @@ def _database(
         )
         await pool.open(wait=False)
         store = EventStore(pool, settings.seed_keys)
-        service = GameService(store, registry, TableCache(settings.table_cache_size), clock)
+        cache = TableCache(settings.table_cache_size)
+        service = GameService(
+            store, registry, cache, clock, open_table_seconds=settings.open_table_seconds
+        )
         app.state.service = service
         app.state.sweeper = sweeper = Sweeper(
             service,

@@ -14,7 +14,7 @@ from litestar.params import FromPath
 
 from api.logging import bind
 from api.problems import FORBIDDEN, UNAUTHORIZED, Problem
-from api.service import GameService
+from api.service import GameService, StaleSeatToken
 from api.tokens import read_claim, token_hash
 from referee.kernel import Seat
 
@@ -52,11 +52,22 @@ async def provide_caller(
         raise _unauthorized("This is not a seat token.")
     if claim.game_id != str(game_id):
         raise Problem(FORBIDDEN, "This seat token belongs to another game.")
-    seat = await service.seat_for_token(claim.game_id, token_hash(token))
-    if seat != claim.seat:
+    try:
+        holder = await service.seat_for_token(claim.game_id, token_hash(token))
+    except StaleSeatToken:
+        raise _unauthorized("This seat token's player has left the seat.") from None
+    if holder is None or holder[0] != claim.seat:
         raise _unauthorized("This seat token is not valid for this game.")
+    seat, sitting = holder
+    request.state.sitting = sitting  # a command is decided for this sitting only (`play`)
     bind(seat=seat)
     return seat
+
+
+def sitting_of(request: Request[Any, Any, Any]) -> int:
+    """The sitting the caller's token holds (see `provide_caller`)."""
+    sitting: int = request.state.sitting
+    return sitting
 
 
 async def provide_seat(caller: NamedDependency[Seat | None]) -> Seat:

@@ -84,6 +84,12 @@ class Settings:
     bot_games_per_minute: float = 6.0
     bot_games_burst: int = 3
     bot_cpu_share: float = 0.25
+    # An open table not filled within `open_table_seconds` of its creation is cancelled. A
+    # sitting refused as if there were no such game (a private table's wrong invitation code)
+    # spends one of its client's `invitation_guesses` (a bucket like the ones above).
+    open_table_seconds: float = 3600.0
+    invitation_guesses_per_minute: float = 10.0
+    invitation_guesses_burst: int = 10
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -149,6 +155,17 @@ class Settings:
             ),
             bot_games_burst=env.get("REFEREE_BOT_GAMES_BURST", _count(1), defaults.bot_games_burst),
             bot_cpu_share=env.get("REFEREE_BOT_CPU_SHARE", _share, defaults.bot_cpu_share),
+            open_table_seconds=env.get(
+                "REFEREE_OPEN_TABLE_SECONDS", _seconds, defaults.open_table_seconds
+            ),
+            invitation_guesses_per_minute=env.get(
+                "REFEREE_INVITATION_GUESSES_PER_MINUTE",
+                _rate,
+                defaults.invitation_guesses_per_minute,
+            ),
+            invitation_guesses_burst=env.get(
+                "REFEREE_INVITATION_GUESSES_BURST", _count(1), defaults.invitation_guesses_burst
+            ),
         )
 
     def __post_init__(self) -> None:

@@ -479,6 +479,11 @@ def openapi_config(version: str) -> OpenAPIConfig:
             Tag(name="games", description="Kinds of game; creating, listing and reading games."),
             Tag(name="play", description="Commands, and the commands a seat may send now."),
             Tag(
+                name="seats",
+                description="Open tables: taking a seat under a name, and leaving it before the "
+                "deal.",
+            ),
+            Tag(
                 name="history",
                 description="Past events and states, as the caller may see them, and the live "
                 "stream of events.",

@@ -23,7 +23,14 @@ from api.audit import GameNotFinished
 from api.body import ClientDisconnected, MalformedBody
 from api.bundle import MalformedBundle
 from api.logging import bind, request_id
-from api.service import CorruptStream, NoSuchEvent, RaceLost, RulesUnavailable, WrongKind
+from api.service import (
+    CorruptStream,
+    NoOpenSeat,
+    NoSuchEvent,
+    RaceLost,
+    RulesUnavailable,
+    WrongKind,
+)
 from eventstore import (
     DatabaseUnavailable,
     IdempotencyKeyReused,
@@ -70,6 +77,7 @@ VERSION_CONFLICT = ProblemKind("version-conflict", 409, "The game has moved on."
 CONCURRENT_UPDATE = ProblemKind("concurrent-update", 409, "Too many concurrent commands.")
 GAME_OVER = ProblemKind("game-over", 409, "The game is over.")
 GAME_EXISTS = ProblemKind("game-exists", 409, "This game exists already.")
+SEAT_TAKEN = ProblemKind("seat-taken", 409, "The seat is taken.")
 RULES_UNAVAILABLE = ProblemKind(
     "rules-unavailable", 409, "This game was recorded under rules this server does not have."
 )
@@ -113,6 +121,7 @@ ALL_KINDS = (
     CONCURRENT_UPDATE,
     GAME_OVER,
     GAME_EXISTS,
+    SEAT_TAKEN,
     RULES_UNAVAILABLE,
     CORRUPT_STREAM,
     GAME_NOT_FINISHED,
@@ -180,6 +189,8 @@ def to_problem(exc: Exception) -> Problem:
             return Problem(MALFORMED, f"There is no kind of game called {exc}.")
         case RaceLost():
             return Problem(CONCURRENT_UPDATE, str(exc))
+        case NoOpenSeat():
+            return Problem(SEAT_TAKEN, str(exc))
         case RulesUnavailable():
             return Problem(RULES_UNAVAILABLE, str(exc))
         case CorruptStream():

@@ -24,6 +24,7 @@ RATE_LIMITED = ProblemKind("rate-limited", 429, "Too many requests: slow down.")
 MAX_CLIENTS = 65_536  # buckets kept; the least recently seen client's is forgotten first
 STATE_KEY = "expensive_reads"
 BOT_GAMES = "bot_games"  # creations of games with bot seats
+INVITATION_GUESSES = "invitation_guesses"  # sittings refused as if there were no such table
 
 
 class RateLimiter:

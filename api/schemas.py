@@ -27,11 +27,24 @@ from referee.kernel.lifecycle import (
     BotSeat,
     Departure,
     KernelEvent,
+    PlayerName,
+    SeatEntropy,
     TimeControl,
+    Visibility,
 )
 from referee.kernel.registry import AnyGame, Registry
 
-GameStatus: TypeAlias = Literal["active", "finished"]
+# An open table is `waiting` until its last seat is taken, `cancelled` if it expired unfilled.
+GameStatus: TypeAlias = Literal["waiting", "active", "finished", "cancelled"]
+# Who could act for whom: the creator held every seat's token, or each player holds their own.
+Seating: TypeAlias = Literal["creator", "open"]
+InvitationCode: TypeAlias = Annotated[
+    str,
+    Meta(
+        pattern="^[A-Za-z0-9_-]{1,64}$",
+        description="The invitation code of a private table, as its creator was given it.",
+    ),
+]
 SeatNumber: TypeAlias = Annotated[int, Meta(ge=0, description="A seat, numbered from 0.")]
 # A caller-chosen seed must be long enough that nobody can find it from the public commitment
 # before the game ends (which would reveal every hidden card).
@@ -59,6 +72,24 @@ def _camel(kind: str) -> str:
 # -- creating a game ---------------------------------------------------------------------------
 
 
+class CreatorSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The seat the creator of an open table takes: its token is theirs alone."""
+
+    name: PlayerName
+    entropy: SeatEntropy = ""
+    seat: SeatNumber | None = None  # default: the first seat no bot plays
+
+
+class OpenTableRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Players take their own seats. A `public` table is listed (`status=waiting`) and anyone
+    may sit; a `private` one is not, and sitting needs the invitation code the creator is
+    given. Nothing is dealt until the last seat is taken; the referee draws the seed (none may
+    be given) and every seat may add entropy to it."""
+
+    visibility: Visibility = "public"
+    creator: CreatorSeat | None = None  # none: the creator does not play
+
+
 class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The fields every new-game body has; each kind narrows `seats` and `options`."""
 
@@ -70,6 +101,8 @@ class NewGame(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     time_control: TimeControl | None = None
     # Seats the server's own bots play, so that a person can play alone against them.
     bots: tuple[BotSeat, ...] = ()
+    # Seats the players take themselves (none: every seat's token goes to the creator).
+    open_table: OpenTableRequest | None = None
 
 
 def seat_count_type(game: AnyGame) -> Any:
@@ -154,7 +187,8 @@ class SeatToken(Struct, frozen=True, kw_only=True):
 
 class CreatedGame(Struct, frozen=True, kw_only=True):
     """A new game. The seat tokens are shown here once, and again only to a retry of the same
-    creation (same Idempotency-Key, same request)."""
+    creation (same Idempotency-Key, same request): every seat's when the creator seats the
+    table, only the creator's own seat's at an open table."""
 
     game_id: GameId
     kind: str
@@ -166,6 +200,33 @@ class CreatedGame(Struct, frozen=True, kw_only=True):
     to_act: list[int]
     seat_tokens: list[SeatToken]
     # True when an Idempotency-Key matched an earlier creation: this is its game, as created.
+    replayed: bool = False
+    status: GameStatus = "active"
+    seating: Seating = "creator"
+    names: list[str | None] | None = None  # an open table's, by seat (null: open)
+    # A private open table's: whoever has it may sit. It is no seat token: it lets nobody act.
+    invitation_code: str | None = None
+
+
+class SitRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: PlayerName
+    entropy: SeatEntropy = ""
+    seat: SeatNumber | None = None  # default: the first open seat
+    invitation_code: InvitationCode | None = None  # a private table's
+
+
+class SeatGranted(Struct, frozen=True, kw_only=True):
+    """A seat taken. The token is shown here once (and to a retry with the same
+    Idempotency-Key and request); it is good while its player sits, and for the whole game."""
+
+    game_id: GameId
+    seat: SeatNumber
+    token: str
+    name: str  # as recorded (NFC)
+    status: GameStatus  # `active` once this sitting filled the table
+    version: int
+    names: list[str | None]
+    to_act: list[int]
     replayed: bool = False
 
 
@@ -203,6 +264,9 @@ class GameSummary(Struct, frozen=True, kw_only=True):
     seed_chosen_by_creator: bool
     created_at: datetime
     updated_at: datetime
+    seating: Seating = "creator"
+    names: list[str | None] | None = None  # an open table's players, by seat (null: open)
+    open_seats: list[int] = msgspec.field(default_factory=list)  # a waiting table's
 
 
 class GamePage(Struct, frozen=True, kw_only=True):
@@ -234,6 +298,7 @@ class GameDetail(GameSummary, frozen=True, kw_only=True):
     clocks: list[SeatClock] | None  # null: no time control
     left: list[SeatGone]  # seats that have left, in order (the referee plays for them)
     bots: list[BotSeat]  # seats the server's own bots play
+    expires_at: datetime | None = None  # a waiting table is cancelled then, unless filled
 
 
 class EventRecord(Struct, frozen=True, kw_only=True):
@@ -258,6 +323,7 @@ class StateAt(Struct, frozen=True, kw_only=True):
     view: AnyView
     clocks: list[SeatClock] | None  # at `seq`; null: no time control
     left: list[SeatGone]  # at `seq`
+    names: list[str | None] | None = None  # an open table's players at `seq`, by seat
     # Once the game is over everything about it is public: every seat's view at `seq`, in seat
     # order, which together show every hand and hidden card of that moment. Null while it runs.
     seat_views: list[AnyView] | None = None
@@ -321,6 +387,8 @@ def wire_types() -> tuple[Any, ...]:
         StateAt,
         CommandRequest,
         CommandResult,
+        SitRequest,
+        SeatGranted,
         LegalCommandPage,
         Health,
         Bundle,

@@ -17,7 +17,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 import msgspec
@@ -32,6 +32,8 @@ from eventstore import (
     GameCreation,
     IdempotencyKeyReused,
     NewEvent,
+    OpenStream,
+    SittingToken,
     StoredEvent,
     StreamInfo,
     StreamNotFound,
@@ -49,8 +51,18 @@ from referee.kernel import (
     Table,
     new_seed,
 )
-from referee.kernel.lifecycle import KERNEL_COMMANDS, KERNEL_EVENTS, BotSeat, TimeControl
+from referee.kernel.lifecycle import (
+    KERNEL_COMMANDS,
+    KERNEL_EVENTS,
+    BotSeat,
+    SeatTaken,
+    Sit,
+    TimeControl,
+    Visibility,
+)
+from referee.kernel.open_seats import normal_name
 from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
+from referee.kernel.table import OpenTable, refusal
 
 Clock = Callable[[], datetime]
 
@@ -64,6 +76,7 @@ MAX_ATTEMPTS = 5  # decisions per command when concurrent writers keep winning t
 # this many seats), so that every game in play authenticates without asking the database.
 SEATS_PER_CACHED_GAME = 8
 READY_TIMEOUT_SECONDS = 2.0
+OPEN_TABLE_SECONDS = 3600.0  # how long an open table waits for its players, by default
 
 
 class WrongKind(Exception):
@@ -107,12 +120,39 @@ class Recorded:
     event: msgspec.Struct
 
 
+class NoOpenSeat(Exception):
+    """Every seat of this open table is taken (or the one asked for is)."""
+
+
+class StaleSeatToken(Exception):
+    """The token's holder has left the seat since (the seat may hold someone else now)."""
+
+
+@dataclass(frozen=True)
+class OpenSeats:
+    """An open table, as its creator asks for it: who may sit, and the creator's own seat."""
+
+    visibility: Visibility
+    creator_seat: Seat | None = None
+    creator: Sit | None = None
+
+
 @dataclass(frozen=True)
 class NewGameResult:
     game_id: str
     table: Table  # the game as its creation left it
-    seat_tokens: list[str]  # by seat; stored only as hashes
+    seat_tokens: list[tuple[Seat, str]]  # the seats the creator holds; stored only as hashes
     replayed: bool = False  # a retry with the Idempotency-Key of an earlier creation
+    invitation_code: str | None = None  # a private open table's
+
+
+@dataclass(frozen=True)
+class SitResult:
+    table: Table  # the game right after the sitting
+    seat: Seat
+    token: str  # the new sitting's, shown once (and to a retry with the same key)
+    events: list[Recorded]
+    replayed: bool
 
 
 @dataclass(frozen=True)
@@ -124,9 +164,16 @@ class PlayResult:
 
 class GameService:
     def __init__(
-        self, store: EventStore, registry: Registry, cache: TableCache, clock: Clock = utc_now
+        self,
+        store: EventStore,
+        registry: Registry,
+        cache: TableCache,
+        clock: Clock = utc_now,
+        *,
+        open_table_seconds: float = OPEN_TABLE_SECONDS,
     ) -> None:
         self._store = store
+        self._open_table_for = timedelta(seconds=open_table_seconds)
         self._registry = registry
         self._cache = cache
         # Every step's time comes from here and is recorded with it: a timed game's clocks are
@@ -134,7 +181,7 @@ class GameService:
         self.clock = clock
         # Seat tokens are insert-only (the application's role may not change or delete them),
         # so a token once confirmed stays valid: every move need not ask the database again.
-        self._seats: OrderedDict[tuple[str, bytes], Seat] = OrderedDict()
+        self._seats: OrderedDict[tuple[str, bytes], tuple[Seat, int]] = OrderedDict()
         self._seats_kept = SEATS_PER_CACHED_GAME * max(cache.capacity, 1)
         # By kind and rules version: a game is read and played under the rules it was recorded
         # with, which need not be its kind's newest.
@@ -157,9 +204,11 @@ class GameService:
         idempotency_key: str | None = None,
         time_control: TimeControl | None = None,
         bots: Sequence[BotSeat] = (),
+        open_seats: OpenSeats | None = None,
     ) -> NewGameResult:
         """Create a game. With an `idempotency_key` used before, answer that creation again
-        (`replayed`) if the request is the same, else raise CreationKeyReused.
+        (`replayed`) if the request is the same, else raise CreationKeyReused. An open table
+        (`open_seats`) gives its creator the token of their own seat alone, if they take one.
 
         The seat tokens of a game created with a key are derived from the key, the game id and
         a server key (`seat_tokens`), so that a retry can show them again although only their
@@ -168,7 +217,9 @@ class GameService:
         game = self._registry[kind]
         creation = None
         if idempotency_key is not None:
-            request = _request_hash(kind, seats, options, seed, entropy, time_control, bots)
+            request = _request_hash(
+                kind, seats, options, seed, entropy, time_control, bots, open_seats
+            )
             key_hash = _creation_key_hash(idempotency_key)
             earlier = await self._store.find_creation(key_hash)
             if earlier is not None:
@@ -193,13 +244,20 @@ class GameService:
             time_control=time_control,
             bots=bots,
             at=now,
+            open_table=self._open_table(open_seats, now),
         )
-        finished = _close_if_finished(table, played, secret)
-        if creation is None:
-            tokens = [issue_token(game_id, seat) for seat in range(seats)]
-        else:
-            assert idempotency_key is not None
-            tokens = self._derived_tokens(game_id, seats, creation.token_key_id, idempotency_key)
+        status = _status_after(table, played, secret, was_waiting=False)
+        key_id = None if creation is None else creation.token_key_id
+        holders = _creator_holds(table)
+        tokens = [
+            (seat, self._token(game_id, seat, sitting, key_id, idempotency_key))
+            for seat, sitting in holders
+        ]
+        hashes = [
+            SittingToken(seat, sitting, token_hash(token))
+            for (seat, sitting), (_, token) in zip(holders, tokens, strict=True)
+        ]
+        stream = _open_stream(table, open_seats, hashes)
         try:
             await self._store.create_stream(
                 game_id,
@@ -208,12 +266,13 @@ class GameService:
                 seats=seats,
                 seed=secret,
                 seed_chosen_by_creator=chosen,
-                seat_token_hashes=[token_hash(token) for token in tokens],
+                seat_token_hashes=[] if stream else [item.token_hash for item in hashes],
                 events=_new_events(table.game, played),
-                status="finished" if finished else "active",
+                status=status or "active",
                 creation=creation,
                 at=now,
                 wake_at=wake_at(table, now),
+                open_table=stream,
             )
         except CreationKeyTaken:  # a concurrent request with the same key got in first
             assert creation is not None and idempotency_key is not None
@@ -221,7 +280,46 @@ class GameService:
             assert earlier is not None  # creations stay
             return await self._created_before(earlier, creation.request_hash, idempotency_key)
         self._cache.put(game_id, table, secret, now)
-        return NewGameResult(game_id, table, tokens)
+        return NewGameResult(
+            game_id, table, tokens, invitation_code=self._invitation(table, game_id)
+        )
+
+    def _open_table(self, open_seats: OpenSeats | None, now: datetime) -> OpenTable | None:
+        if open_seats is None:
+            return None
+        creator = None
+        if open_seats.creator is not None and open_seats.creator_seat is not None:
+            sit = open_seats.creator
+            creator = SeatTaken(
+                seat=open_seats.creator_seat, name=normal_name(sit.name), entropy=sit.entropy
+            )
+        return OpenTable(open_seats.visibility, now + self._open_table_for, creator)
+
+    def _invitation(self, table: Table, game_id: str) -> str | None:
+        """A private open table's invitation code (none for another table)."""
+        if table.seating is None or table.seating.visibility != "private":
+            return None
+        return self._invitation_codes(game_id)[0]
+
+    def _invitation_codes(self, game_id: str) -> list[str]:
+        """The table's invitation code under each server key, the current key's first: a code
+        is derived, never stored, and lets nobody act (it is no token)."""
+        keys = self._store.seed_keys
+        codes = []
+        for key_id in [keys.current, *(other for other in keys.ids if other != keys.current)]:
+            secret = keys.derive(key_id, "invitations")
+            mac = hmac.new(secret, game_id.encode(), hashlib.sha256).digest()[:16]
+            codes.append(base64.urlsafe_b64encode(mac).decode().rstrip("="))
+        return codes
+
+    def check_invitation(self, table: Table, game_id: str, code: str | None) -> None:
+        """A private table is found with its code only: a wrong code reads as no game at all."""
+        if table.seating is None or table.seating.visibility != "private":
+            return
+        if code is None or not any(
+            hmac.compare_digest(code, valid) for valid in self._invitation_codes(game_id)
+        ):
+            raise StreamNotFound(game_id)
 
     async def _created_before(
         self, earlier: GameCreation, request_hash: bytes, idempotency_key: str
@@ -230,27 +328,42 @@ class GameService:
         if not hmac.compare_digest(earlier.request_hash, request_hash):
             raise CreationKeyReused("This Idempotency-Key created a game from another request.")
         table = await self.table(earlier.game_id, upto=earlier.version)
+        game_id = earlier.game_id
         try:
-            tokens = self._derived_tokens(
-                earlier.game_id, table.seats, earlier.token_key_id, idempotency_key
-            )
+            tokens = [
+                (seat, self._token(game_id, seat, sitting, earlier.token_key_id, idempotency_key))
+                for seat, sitting in _creator_holds(table)
+            ]
         except KeyError:
-            raise CreationTokensRetired(earlier.game_id) from None
-        return NewGameResult(earlier.game_id, table, tokens, replayed=True)
+            raise CreationTokensRetired(game_id) from None
+        code = self._invitation(table, game_id)
+        return NewGameResult(game_id, table, tokens, replayed=True, invitation_code=code)
 
-    def _derived_tokens(
-        self, game_id: str, seats: int, key_id: str, idempotency_key: str
-    ) -> list[str]:
-        """The seat tokens of a game created with an Idempotency-Key: HMAC-SHA256, under a key
-        derived from seed key `key_id`, of the game id, the seat and the idempotency key. Only
-        who knows the idempotency key (and the server) can make them. KeyError: key retired."""
+    def _token(
+        self,
+        game_id: str,
+        seat: Seat,
+        sitting: int,
+        key_id: str | None,
+        idempotency_key: str | None,
+    ) -> str:
+        """A new seat token: random, or with an Idempotency-Key derived (`_derived_token`)."""
+        if key_id is None or idempotency_key is None:
+            return issue_token(game_id, seat)
+        return self._derived_token(game_id, seat, sitting, key_id, idempotency_key)
+
+    def _derived_token(
+        self, game_id: str, seat: Seat, sitting: int, key_id: str, idempotency_key: str
+    ) -> str:
+        """The seat token of a creation (or sitting) with an Idempotency-Key: HMAC-SHA256, under
+        a key derived from seed key `key_id`, of the game id, the seat, the sitting (when not
+        0) and the idempotency key. Only who knows the idempotency key (and the server) can
+        make it, so that a retry can show it again. KeyError: key retired."""
         secret = self._store.seed_keys.derive(key_id, "seat-tokens")
-        tokens = []
-        for seat in range(seats):
-            message = f"{game_id}\x00{seat}\x00{idempotency_key}".encode()
-            mac = hmac.new(secret, message, hashlib.sha256).digest()
-            tokens.append(f"{game_id}.{seat}.{base64.urlsafe_b64encode(mac).decode().rstrip('=')}")
-        return tokens
+        place = f"{seat}" if sitting == 0 else f"{seat}\x00{sitting}"
+        message = f"{game_id}\x00{place}\x00{idempotency_key}".encode()
+        mac = hmac.new(secret, message, hashlib.sha256).digest()
+        return f"{game_id}.{seat}.{base64.urlsafe_b64encode(mac).decode().rstrip('=')}"
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -280,19 +393,30 @@ class GameService:
         """Active games the server must look at now, but those of `skip` (api/sweeper.py)."""
         return await self._store.due_games(now=now, idle_since=idle_since, limit=limit, skip=skip)
 
-    async def seat_for_token(self, game_id: str, token_hash: bytes) -> Seat | None:
+    async def seat_for_token(self, game_id: str, token_hash: bytes) -> tuple[Seat, int] | None:
+        """The seat this token holds, and its sitting (0 at a table its creator seated).
+
+        Raises StaleSeatToken when its holder left that seat of an open table. A token is kept
+        in memory once it can no longer change: at a creator's table, or a dealt open table."""
         key = (game_id, token_hash)
         if key in self._seats:
             self._seats.move_to_end(key)
             return self._seats[key]
-        seat = await self._store.seat_for_token(game_id, token_hash)
-        if seat is None:
+        holder = await self._store.token_holder(game_id, token_hash)
+        if holder is None:
             await self._store.info(game_id)  # a game that does not exist is a 404, not a 401
             return None
-        self._seats[key] = seat
+        seat, sitting = holder
+        if sitting != 0:
+            table = await self.table(game_id)
+            if table.sitting(seat) != sitting:
+                raise StaleSeatToken(game_id)
+            if table.waiting():  # its holder may still leave: ask again next time
+                return holder
+        self._seats[key] = holder
         if len(self._seats) > self._seats_kept:
             self._seats.popitem(last=False)
-        return seat
+        return holder
 
     async def table(self, game_id: str, *, upto: int | None = None) -> Table:
         """The game after event `upto` (default: its latest event)."""
@@ -326,9 +450,11 @@ class GameService:
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        sitting: int | None = None,
     ) -> PlayResult:
         """Decide `command` for `seat` (None: the referee) and append its events; see the
-        module docstring."""
+        module docstring. With `sitting`, only while that sitting holds the seat (a token of a
+        player who left an open table acts for nobody, even in a race)."""
         body = Codec.encode(command)
         first_result = partial(self._first_result, game_id, seat, idempotency_key, body)
         fresh = False  # the first attempt decides on the cached table, if there is one
@@ -347,9 +473,12 @@ class GameService:
                 # is recorded in the order of the steps (the audit holds it to that), and a
                 # clock reading that goes back would give a seat time it did not have.
                 now = loaded.recorded_at
+            was_waiting = table.waiting()
             try:
                 if expected_version is not None and expected_version != table.version:
                     raise VersionConflict(expected_version, table.version)
+                if sitting is not None and seat is not None and table.sitting(seat) != sitting:
+                    raise refusal("seat-left", f"This token's player has left seat {seat}.")
                 played = table.play(seat, command, table.chance_for(seed, game_id), at=now)
             except (RuleViolation, GameOver, VersionConflict):
                 if not checked:  # decided on a table that may be behind: look again first
@@ -360,7 +489,7 @@ class GameService:
                 if earlier := await first_result():
                     return earlier
                 raise
-            finished = _close_if_finished(table, played, seed)
+            status = _status_after(table, played, seed, was_waiting=was_waiting)
             try:
                 result = await self._store.append(
                     game_id,
@@ -369,9 +498,10 @@ class GameService:
                     seat=seat,
                     command_body=body,
                     idempotency_key=idempotency_key,
-                    status="finished" if finished else None,
+                    status=status,
                     at=now,
                     wake_at=wake_at(table, now),
+                    names=table.names() if table.seating is not None else None,
                 )
             except VersionConflict:
                 fresh = True
@@ -385,6 +515,73 @@ class GameService:
             self._cache.put(game_id, table, seed, _last_time(result.events))
             return PlayResult(table, self._decode(table.game, result.events), replayed=False)
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
+
+    async def sit(
+        self,
+        game_id: str,
+        sit: Sit,
+        *,
+        seat: Seat | None,
+        invitation_code: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> SitResult:
+        """Take `seat` (None: the first open one) of an open table. Raises StreamNotFound for a
+        private table without its code, NoOpenSeat when the seat (or every seat) is taken,
+        RuleViolation for what the rules refuse (a name, a table not waiting)."""
+        body = Codec.encode(sit)
+        key_id = self._store.seed_keys.current
+        for _ in range(MAX_ATTEMPTS):
+            loaded = await self._load(game_id)  # sittings are rare: always on the game as it is
+            table = loaded.table
+            self.check_invitation(table, game_id, invitation_code)
+            if idempotency_key is not None:
+                earlier = await self._store.find_sitting(game_id, idempotency_key)
+                if earlier is not None:
+                    return await self._sat_before(game_id, earlier, body, idempotency_key)
+            chosen = _seat_to_take(table, seat)
+            seed = loaded.seed or await self._store.seed(game_id)
+            now = max(self.clock(), loaded.recorded_at or self.clock())
+            before, sitting = table.version, table.version + 1
+            played = table.play(chosen, sit, table.chance_for(seed, game_id), at=now)
+            token = self._token(game_id, chosen, sitting, key_id, idempotency_key)
+            try:
+                result = await self._store.append(
+                    game_id,
+                    expected_version=before,
+                    events=_new_events(table.game, played),
+                    seat=chosen,
+                    command_body=body,
+                    idempotency_key=idempotency_key,
+                    status=_status_after(table, played, seed, was_waiting=True),
+                    at=now,
+                    wake_at=wake_at(table, now),
+                    names=table.names(),
+                    token=SittingToken(chosen, sitting, token_hash(token)),
+                )
+            except VersionConflict:
+                continue  # someone sat or left first: look again
+            if result.replayed:  # the same key, in a race with this very request
+                return await self._sat_before(game_id, result, body, idempotency_key)
+            self._cache.put(game_id, table, seed, _last_time(result.events))
+            events = self._decode(table.game, result.events)
+            return SitResult(table, chosen, token, events, replayed=False)
+        raise RaceLost(f"Concurrent sittings won {MAX_ATTEMPTS} times in a row; try again.")
+
+    async def _sat_before(
+        self, game_id: str, earlier: AppendResult, body: bytes, idempotency_key: str | None
+    ) -> SitResult:
+        """A sitting retried with its Idempotency-Key: the first answer, its token again."""
+        assert idempotency_key is not None and earlier.command is not None
+        seat = earlier.command.seat
+        if earlier.command.body != body or seat is None:
+            raise IdempotencyKeyReused(game_id)
+        sitting = earlier.command.first_seq
+        for key_id in self._store.seed_keys.ids:
+            token = self._derived_token(game_id, seat, sitting, key_id, idempotency_key)
+            if await self._store.token_holder(game_id, token_hash(token)) == (seat, sitting):
+                replay = await self._replay(game_id, earlier, body)
+                return SitResult(replay.table, seat, token, replay.events, replayed=True)
+        raise CreationTokensRetired(game_id)
 
     async def _for_play(self, game_id: str, fresh: bool) -> tuple[CachedGame, bool]:
         """The game to decide a command on, and whether it was just read to its last event.
@@ -494,6 +691,7 @@ def _request_hash(
     entropy: str,
     time_control: TimeControl | None,
     bots: Sequence[BotSeat],
+    open_seats: OpenSeats | None,
 ) -> bytes:
     """What makes two creations the same request: the same kind, seats, options (defaults
     filled in), seed, entropy, time control and bots, however the JSON was written."""
@@ -509,12 +707,58 @@ def _request_hash(
         request["time_control"] = time_control
     if bots:
         request["bots"] = sorted(bots, key=lambda bot: bot.seat)
+    if open_seats is not None:
+        request["open"] = [open_seats.visibility, open_seats.creator_seat, open_seats.creator]
     return hashlib.sha256(msgspec.json.encode(request)).digest()
 
 
+def _creator_holds(table: Table) -> list[tuple[Seat, int]]:
+    """The seats whose tokens the creator is given, with their sittings: every seat of a table
+    the creator seats; at an open table, the seat the creator took (if any), not the bots'."""
+    if table.seating is None:
+        return [(seat, 0) for seat in range(table.seats)]
+    bots = {bot.seat for bot in table.bots}
+    return [
+        (seat, sitter.sitting)
+        for seat, sitter in enumerate(table.seating.sitters)
+        if sitter is not None and seat not in bots
+    ]
+
+
+def _open_stream(
+    table: Table, open_seats: OpenSeats | None, tokens: list[SittingToken]
+) -> OpenStream | None:
+    names = table.names()
+    if open_seats is None or names is None:
+        return None
+    return OpenStream(listed=open_seats.visibility == "public", names=list(names), tokens=tokens)
+
+
+def _seat_to_take(table: Table, seat: Seat | None) -> Seat:
+    """The seat a sitting takes: the one asked for, or the first open one."""
+    if table.seating is None:
+        raise refusal("not-an-open-table", "Its creator seated this table: no seat is open.")
+    if table.outcome().finished:
+        raise GameOver("This table is closed: it takes no more players.")
+    if not table.waiting():  # the last seat was taken, perhaps a moment ago by a rival
+        raise NoOpenSeat("Every seat of this table is taken: its game has begun.")
+    open_seats = table.seating.open_seats()
+    if seat is None:
+        if not open_seats:
+            raise NoOpenSeat("Every seat of this table is taken.")
+        return open_seats[0]
+    if seat >= table.seats:
+        raise refusal("no-such-seat", f"The table has seats 0 to {table.seats - 1}.")
+    if seat not in open_seats:
+        raise NoOpenSeat(f"Seat {seat} is taken.")
+    return seat
+
+
 def wake_at(table: Table, now: datetime) -> datetime | None:
-    """When the server must next look at this game: now if one of its bots is to move, when
-    the first clock of a seat to act runs out, or never."""
+    """When the server must next look at this game: when an open table expires unfilled, now
+    if one of its bots is to move, when the first clock of a seat to act runs out, or never."""
+    if table.seating is not None and table.waiting():
+        return table.seating.expires_at
     to_act = table.to_act()
     if any(bot.seat in to_act for bot in table.bots):
         return now
@@ -528,10 +772,17 @@ def _rules_key(game: AnyGame) -> tuple[str, str]:
     return game.kind, game.version
 
 
-def _close_if_finished(table: Table, played: list[Played], seed: bytes) -> bool:
-    """Reveal the seed in the same append as the event that ends the game."""
+def _status_after(
+    table: Table, played: list[Played], seed: bytes, *, was_waiting: bool
+) -> str | None:
+    """The game's new status after a step, if it changes; the seed is revealed in the same
+    append as the event that ends the game (or cancels the table)."""
     played += table.close(seed)
-    return table.outcome().finished
+    if table.outcome().finished:
+        return "cancelled" if table.seating is not None and table.seating.cancelled else "finished"
+    if table.waiting():
+        return "waiting"
+    return "active" if was_waiting else None
 
 
 def _new_events(game: AnyGame, played: Iterable[Played]) -> list[NewEvent]:

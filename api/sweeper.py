@@ -1,4 +1,5 @@
-"""The server's own moves: its bots' seats played, timeouts claimed, abandoned games closed.
+"""The server's own moves: its bots' seats played, timeouts claimed, abandoned games closed,
+unfilled open tables cancelled.
 
 One background task per process (`run`) looks at the games that are due (`EventStore.due_games`:
 a clock run out, a bot to move, no command for too long) every `interval`; a command or a
@@ -26,7 +27,7 @@ from api.service import GameService
 from eventstore import StreamNotFound, VersionConflict
 from referee.kernel import GameOver, NoLegalCommand, RuleViolation, Seat, Table
 from referee.kernel.bots import play as bot_play
-from referee.kernel.lifecycle import Abandon, ClaimTimeout
+from referee.kernel.lifecycle import Abandon, CancelTable, ClaimTimeout
 
 DUE_PER_SWEEP = 100  # games looked at per sweep; the next sweep takes the rest
 MOVES_PER_VISIT = 1_000  # the server's moves in a row in one game (bots playing each other)
@@ -201,6 +202,9 @@ class Sweeper:
         if table.outcome().finished:
             return None
         now = self._service.clock()
+        if table.seating is not None and table.waiting():  # an open table cancelled unfilled
+            expired = now >= table.seating.expires_at
+            return Move(None, CancelTable(), table.version) if expired else None
         if self._abandon_after:
             idle = (now - (await self._service.info(game_id)).updated_at).total_seconds()
             if idle >= self._abandon_after:

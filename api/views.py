@@ -6,7 +6,7 @@ over, when everything is public (the seed is revealed by then as well).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import cast
 
 import msgspec
@@ -21,10 +21,12 @@ from api.schemas import (
     KindInfo,
     SeatClock,
     SeatGone,
+    SeatGranted,
+    Seating,
     SeatToken,
     StateAt,
 )
-from api.service import NewGameResult, PlayResult, Recorded
+from api.service import NewGameResult, PlayResult, Recorded, SitResult
 from eventstore import StreamInfo
 from referee.kernel import Seat, Table
 from referee.kernel.lifecycle import KERNEL_EVENTS
@@ -32,7 +34,24 @@ from referee.kernel.registry import AnyGame
 
 
 def status_of(table: Table) -> GameStatus:
-    return "finished" if table.outcome().finished else "active"
+    if table.outcome().finished:
+        return "cancelled" if table.seating is not None and table.seating.cancelled else "finished"
+    return "waiting" if table.waiting() else "active"
+
+
+def seating_of(table: Table) -> Seating:
+    return "creator" if table.seating is None else "open"
+
+
+def names_of(table: Table) -> list[str | None] | None:
+    names = table.names()
+    return None if names is None else list(names)
+
+
+def open_seats_of(names: Sequence[str | None] | None, status: str) -> list[int]:
+    if names is None or status != "waiting":
+        return []
+    return [seat for seat, name in enumerate(names) if name is None]
 
 
 def kind_info(game: AnyGame, versions: Iterable[AnyGame] = ()) -> KindInfo:
@@ -61,9 +80,27 @@ def created_game(result: NewGameResult) -> CreatedGame:
         commitment=table.created.commitment,
         seed_chosen_by_creator=table.created.seed_chosen_by_creator,
         to_act=sorted(table.to_act()),
-        seat_tokens=[
-            SeatToken(seat=seat, token=token) for seat, token in enumerate(result.seat_tokens)
-        ],
+        seat_tokens=[SeatToken(seat=seat, token=token) for seat, token in result.seat_tokens],
+        status=status_of(table),
+        seating=seating_of(table),
+        names=names_of(table),
+        invitation_code=result.invitation_code,
+    )
+
+
+def seat_granted(game_id: str, result: SitResult) -> SeatGranted:
+    table = result.table
+    names = table.names() or ()
+    return SeatGranted(
+        game_id=game_id,
+        seat=result.seat,
+        token=result.token,
+        name=names[result.seat] or "",
+        status=status_of(table),
+        version=table.version,
+        names=list(names),
+        to_act=sorted(table.to_act()),
+        replayed=result.replayed,
     )
 
 
@@ -78,21 +115,29 @@ def summary(info: StreamInfo) -> GameSummary:
         seed_chosen_by_creator=info.seed_chosen_by_creator,
         created_at=info.created_at,
         updated_at=info.updated_at,
+        seating=cast(Seating, info.seating),
+        names=info.names,
+        open_seats=open_seats_of(info.names, info.status),
     )
 
 
 def game_detail(info: StreamInfo, table: Table, seat: Seat | None) -> GameDetail:
     """The game now; `info` gives what the store keeps beside the events (times)."""
+    status, names = status_of(table), names_of(table)
+    waiting = table.seating is not None and table.waiting()
     return GameDetail(
         game_id=info.game_id,
         kind=table.game.kind,
         rules_version=table.created.rules_version,
         seats=table.seats,
-        status=status_of(table),
+        status=status,
         version=table.version,
         seed_chosen_by_creator=table.created.seed_chosen_by_creator,
         created_at=info.created_at,
         updated_at=info.updated_at,
+        seating=seating_of(table),
+        names=names,
+        open_seats=open_seats_of(names, status),
         commitment=table.created.commitment,
         to_act=sorted(table.to_act()),
         outcome=table.outcome(),
@@ -102,6 +147,7 @@ def game_detail(info: StreamInfo, table: Table, seat: Seat | None) -> GameDetail
         clocks=seat_clocks(table),
         left=seats_gone(table),
         bots=list(table.bots),
+        expires_at=table.seating.expires_at if waiting and table.seating else None,
     )
 
 
@@ -178,6 +224,7 @@ def state_at(table: Table, *, version: int, seat: Seat | None, public: bool) -> 
         view=table.game.view(table.state, seat),
         clocks=seat_clocks(table),
         left=seats_gone(table),
+        names=names_of(table),
         seat_views=[table.game.view(table.state, other) for other in range(table.seats)]
         if public
         else None,

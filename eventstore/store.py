@@ -51,7 +51,9 @@ from eventstore.types import (
     GameCreation,
     IdempotencyKeyReused,
     NewEvent,
+    OpenStream,
     RecordStamp,
+    SittingToken,
     StoredEvent,
     StreamCorrupted,
     StreamExists,
@@ -60,7 +62,7 @@ from eventstore.types import (
     VersionConflict,
 )
 
-STATUSES = ("active", "finished")
+STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # Every statement of the store names one game by its id (`game_id = ...`), so that with the
 # tables distributed by game_id (Citus, eventstore/distribution.py) it runs on that game's
@@ -79,7 +81,7 @@ HEADS_REMEMBERED = 10_000  # streams whose head a store keeps, to append to them
 
 _INFO_COLUMNS = sql.SQL(
     "game_id, kind, rules_version, seats, status, version, seed_chosen_by_creator,"
-    " created_at, updated_at"
+    " created_at, updated_at, seating, listed, names"
 )
 _EVENT_COLUMNS = (
     "e.game_id, e.seq, e.type, e.body, e.seat, e.command_id, e.chance_cursor, e.recorded_at,"
@@ -108,10 +110,12 @@ _NEW_EVENTS = """
 _CREATE = f"""
 WITH game AS (
     INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
-                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, wake_at)
+                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, wake_at,
+                       seating, listed, names)
     VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
             %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s,
-            coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s)
+            coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s,
+            %(seating)s, %(listed)s, %(names)s::text[])
     RETURNING game_id, version, created_at
 ), creation AS (
     INSERT INTO game_creations (key_hash, request_hash, game_id, version, token_key_id,
@@ -121,9 +125,10 @@ WITH game AS (
       FROM game
      WHERE %(key_hash)s::bytea IS NOT NULL
 ), tokens AS (
-    INSERT INTO seat_tokens (game_id, seat, token_hash)
-    SELECT game.game_id, t.position - 1, t.token_hash
-      FROM game, unnest(%(token_hashes)s::bytea[]) WITH ORDINALITY AS t(token_hash, position)
+    INSERT INTO seat_tokens (game_id, seat, sitting, token_hash)
+    SELECT game.game_id, t.seat, t.sitting, t.token_hash
+      FROM game, unnest(%(token_seats)s::int[], %(token_sittings)s::bigint[],
+                        %(token_hashes)s::bytea[]) AS t(seat, sitting, token_hash)
 ), appended AS (
     INSERT INTO events (game_id, seq, type, body, sealed, chance_cursor, recorded_at, prev_hash,
                         hash)
@@ -162,7 +167,8 @@ WITH moved AS (
            command_count = command_count + 1,
            status = coalesce(%(status)s::text, status),
            updated_at = coalesce(%(at)s, now()),
-           wake_at = %(wake_at)s
+           wake_at = %(wake_at)s,
+           names = CASE WHEN %(set_names)s THEN %(names)s::text[] ELSE names END
      WHERE game_id = %(game_id)s AND version = %(expected)s
        -- What the first look checks, for an append from a remembered head that skips it: the
        -- head is the event the batch chains from, nothing follows it, nothing is missing.
@@ -178,6 +184,11 @@ WITH moved AS (
     SELECT game_id, command_id, %(seat)s, %(body)s, %(command_sealed)s, %(key)s,
            %(expected)s + 1, version, recorded_at
       FROM moved
+), token AS (
+    INSERT INTO seat_tokens (game_id, seat, sitting, token_hash)
+    SELECT game_id, %(seat)s, %(token_sitting)s, %(token_hash)s
+      FROM moved
+     WHERE %(token_hash)s::bytea IS NOT NULL
 ), appended AS (
     INSERT INTO events (game_id, seq, type, body, sealed, seat, command_id, chance_cursor,
                         recorded_at, prev_hash, hash)
@@ -199,6 +210,8 @@ SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key A
  WHERE c.game_id = %(game_id)s AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
  ORDER BY e.seq
 """
+# The same, whichever seat the command took: a sitting retried with its key may not know it.
+_SITTING_WITH_EVENTS = _COMMAND_WITH_EVENTS.replace("c.seat = %(seat)s", "c.seat IS NOT NULL")
 
 # The game's row first (none: an unknown game), with its version and the hash of the event the
 # page follows, for `verify`; then the page's events, without the game's columns: a long game's
@@ -271,11 +284,25 @@ class _CommandKey:
 
 @dataclass(frozen=True)
 class _Moment:
-    """What an append sets on its game besides the version: status, time, next wake-up."""
+    """What an append sets on its game besides the version: status, time, next wake-up; at an
+    open table, the names seated now and the token of the seat just taken."""
 
     status: str | None
     at: datetime | None
     wake_at: datetime | None
+    names: Sequence[str | None] | None = None
+    token: SittingToken | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "at": self.at,
+            "wake_at": self.wake_at,
+            "set_names": self.names is not None,
+            "names": None if self.names is None else list(self.names),
+            "token_sitting": None if self.token is None else self.token.sitting,
+            "token_hash": None if self.token is None else self.token.token_hash,
+        }
 
 
 @dataclass(frozen=True)
@@ -464,6 +491,7 @@ class EventStore:
         creation: CreationKey | None = None,
         at: datetime | None = None,
         wake_at: datetime | None = None,
+        open_table: OpenStream | None = None,
     ) -> AppendResult:
         """Create a game's stream with its opening events (seq 1..n, caused by no seat).
 
@@ -471,12 +499,20 @@ class EventStore:
         next look at the game (`due_games`), if ever.
 
         `seat_token_hashes[i]` authenticates seat i; the seed is stored sealed. With `creation`,
-        its key is recorded with the game in the same statement. Raises StreamExists if the id
-        is taken, CreationKeyTaken if the key is (then `find_creation` says by which game).
+        its key is recorded with the game in the same statement. An `open_table` has no token
+        but those of the seats taken at creation (`seat_token_hashes` is then empty). Raises
+        StreamExists if the id is taken, CreationKeyTaken if the key is (then `find_creation`
+        says by which game).
         """
         _check_status(status)
-        if len(seat_token_hashes) != seats:
-            raise ValueError(f"{seats} seats need {seats} token hashes")
+        if open_table is None:
+            if len(seat_token_hashes) != seats:
+                raise ValueError(f"{seats} seats need {seats} token hashes")
+            tokens = [SittingToken(seat, 0, hash_) for seat, hash_ in enumerate(seat_token_hashes)]
+        elif seat_token_hashes or len(open_table.names) != seats:
+            raise ValueError("an open table's tokens are its sittings', and it names every seat")
+        else:
+            tokens = list(open_table.tokens)
         batch = _Batch.after(0, GENESIS_HASH, events)
         seed_key_id, sealed_seed = self.seed_keys.seal(game_id, seed)
         params = {
@@ -489,7 +525,12 @@ class EventStore:
             "seed_key_id": seed_key_id,
             "sealed_seed": sealed_seed,
             "seed_chosen_by_creator": seed_chosen_by_creator,
-            "token_hashes": seat_token_hashes,
+            "token_seats": [token.seat for token in tokens],
+            "token_sittings": [token.sitting for token in tokens],
+            "token_hashes": [token.token_hash for token in tokens],
+            "seating": "creator" if open_table is None else "open",
+            "listed": True if open_table is None else open_table.listed,
+            "names": None if open_table is None else list(open_table.names),
             "key_hash": None if creation is None else creation.key_hash,
             "request_hash": None if creation is None else creation.request_hash,
             "token_key_id": None if creation is None else creation.token_key_id,
@@ -524,10 +565,13 @@ class EventStore:
         status: str | None = None,
         at: datetime | None = None,
         wake_at: datetime | None = None,
+        names: Sequence[str | None] | None = None,
+        token: SittingToken | None = None,
     ) -> AppendResult:
         """Record a seat's (None: the referee's) accepted command and the events it produced, if
         the stream is still at `expected_version`; `status`, if given, becomes the game's status.
-        `at` is the time recorded (default: the database's); `wake_at` replaces the game's.
+        `at` is the time recorded (default: the database's); `wake_at` replaces the game's. At an
+        open table, `names` (if given) become the game's, and `token` is the new sitting's.
 
         Raises StreamNotFound; VersionConflict if another append came first (of writers racing
         from one version, exactly one wins). With an idempotency key this seat has used before:
@@ -536,7 +580,9 @@ class EventStore:
         """
         _check_append(events, status, idempotency_key)
         key = _CommandKey(game_id, seat, idempotency_key)
-        moment = _Moment(status, at, wake_at)
+        if token is not None and token.seat != seat:
+            raise ValueError("a sitting's token is for the seat that sat")
+        moment = _Moment(status, at, wake_at, names, token)
         write = partial(self._write, key=key, events=events, body=command_body, moment=moment)
         async with self._connection() as conn:
             head = self._heads.recall(game_id, expected_version)
@@ -638,9 +684,7 @@ class EventStore:
             "expected": head.version,
             "prev_hash": head.hash,
             "count": len(batch.events),
-            "status": moment.status,
-            "at": moment.at,
-            "wake_at": moment.wake_at,
+            **moment.params(),
             "body": command_body,
             "command_sealed": batch.secret,
             **batch.params(seal),
@@ -662,11 +706,18 @@ class EventStore:
         async with self._connection() as conn:
             return await self._find_command(conn, _CommandKey(game_id, seat, idempotency_key))
 
+    async def find_sitting(self, game_id: str, idempotency_key: str) -> AppendResult | None:
+        """The result of the command sent with this key by whichever seat (a sitting that was
+        retried: the seat it took is what it asks)."""
+        async with self._connection() as conn:
+            key = _CommandKey(game_id, None, idempotency_key)
+            return await self._find_command(conn, key, _SITTING_WITH_EVENTS)
+
     async def _find_command(
-        self, conn: AsyncConnection[TupleRow], key: _CommandKey
+        self, conn: AsyncConnection[TupleRow], key: _CommandKey, query: str = _COMMAND_WITH_EVENTS
     ) -> AppendResult | None:
         async with conn.cursor(row_factory=dict_row) as cursor:
-            await cursor.execute(_COMMAND_WITH_EVENTS, key.params())
+            await cursor.execute(query, key.params())
             rows = await cursor.fetchall()
         if not rows:
             return None
@@ -737,7 +788,7 @@ class EventStore:
         """
         if limit < 1:
             raise ValueError("a page holds at least one game")
-        conditions = [sql.SQL("true")]
+        conditions = [sql.SQL("listed")]  # a private table is never listed
         params: dict[str, Any] = {"limit": limit}
         if kind is not None:
             conditions.append(sql.SQL("kind = %(kind)s"))
@@ -771,7 +822,7 @@ class EventStore:
         migration 0007."""
         query = """
         (SELECT game_id FROM games
-          WHERE status = 'active' AND wake_at IS NOT NULL AND wake_at <= %(now)s
+          WHERE status IN ('waiting', 'active') AND wake_at IS NOT NULL AND wake_at <= %(now)s
             AND game_id <> ALL(%(skip)s::text[])
           ORDER BY wake_at LIMIT %(limit)s)
         UNION
@@ -792,10 +843,15 @@ class EventStore:
 
     async def seat_for_token(self, game_id: str, token_hash: bytes) -> int | None:
         """The seat of this game whose token hashes to `token_hash`, if any."""
-        query = "SELECT seat FROM seat_tokens WHERE game_id = %s AND token_hash = %s"
+        holder = await self.token_holder(game_id, token_hash)
+        return None if holder is None else holder[0]
+
+    async def token_holder(self, game_id: str, token_hash: bytes) -> tuple[int, int] | None:
+        """The seat and sitting (0 at a table its creator seated) this token was issued for."""
+        query = "SELECT seat, sitting FROM seat_tokens WHERE game_id = %s AND token_hash = %s"
         async with self._connection() as conn:
             row = await _fetch_one(conn, query, [game_id, token_hash])
-        return None if row is None else int(row[0])
+        return None if row is None else (int(row[0]), int(row[1]))
 
     async def seed(self, game_id: str) -> bytes:
         """The game's secret seed: only for the kernel's chance and the reveal.

@@ -37,11 +37,30 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     rules_version: str
     seats: int
-    status: str  # "active" | "finished"
+    status: str  # "waiting" | "active" | "finished" | "cancelled"
     version: int  # seq of the last event
     seed_chosen_by_creator: bool
     created_at: datetime
     updated_at: datetime
+    seating: str = "creator"  # "creator" | "open"
+    listed: bool = True  # a private open table is not
+    names: list[str | None] | None = None  # who sits where at an open table
+
+
+class SittingToken(msgspec.Struct, frozen=True):
+    """A seat token's hash, good for one sitting of one seat (0: a table its creator seated)."""
+
+    seat: int
+    sitting: int
+    token_hash: bytes
+
+
+class OpenStream(msgspec.Struct, frozen=True, kw_only=True):
+    """What the store keeps of an open table at its creation."""
+
+    listed: bool
+    names: list[str | None]  # by seat; None: open
+    tokens: list[SittingToken]  # the seats taken at creation that someone holds
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):

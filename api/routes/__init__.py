@@ -4,7 +4,7 @@ from litestar import Router
 from litestar.types import ControllerRouterHandler
 
 from api.dependencies import GAME_DEPENDENCIES
-from api.routes import audit, games, health, history, kinds, meta, pages, play, stream
+from api.routes import audit, games, health, history, kinds, meta, pages, play, seats, stream
 
 v1 = Router(
     path="/v1",
@@ -12,6 +12,7 @@ v1 = Router(
         *kinds.HANDLERS,
         *games.HANDLERS,
         *play.HANDLERS,
+        *seats.HANDLERS,
         *history.HANDLERS,
         *stream.HANDLERS,
         *audit.HANDLERS,

@@ -33,12 +33,14 @@ from api.schemas import (
     GameDetail,
     GamePage,
     GameStatus,
+    NewGame,
     kind_of,
     plain_options,
 )
-from api.service import CreationKeyReused, CreationTokensRetired, GameService
+from api.service import CreationKeyReused, CreationTokensRetired, GameService, OpenSeats
 from api.views import created_game, game_detail, summary
 from referee.kernel import Seat
+from referee.kernel.lifecycle import Sit
 
 CreationKey = Annotated[
     str | None,
@@ -108,6 +110,11 @@ class GamesController(Controller):
         """Create a game. The answer holds one secret token per seat: it is shown only here
         (and to a retry with the same `Idempotency-Key` and request).
 
+        With `open_table`, the players take their own seats (`POST /v1/games/{id}/seats`) and
+        the creator is given only the token of the seat they take, if any (and a private
+        table's invitation code). The game is `waiting` until its last seat is taken, and is
+        dealt then; the referee draws its seed, and each seat may add entropy.
+
         Optionally with a `time_control` (a limit per move, a total clock per seat with an
         increment: a seat out of time loses it to a `game.claim-timeout`) and `bots`: seats the
         server plays itself, so that a person can play alone against them."""
@@ -126,6 +133,7 @@ class GamesController(Controller):
                 idempotency_key=idempotency_key,
                 time_control=body.time_control,
                 bots=body.bots,
+                open_seats=open_seats(body),
             )
         except CreationKeyReused:
             raise Problem(
@@ -194,6 +202,22 @@ class GamesController(Controller):
         info = await service.info(str(game_id))
         table = await service.table(str(game_id))
         return game_detail(info, table, caller)
+
+
+def open_seats(body: NewGame) -> OpenSeats | None:
+    """The open table a new-game body asks for; the creator's seat defaults to the first one
+    that no bot plays."""
+    table = body.open_table
+    if table is None:
+        return None
+    creator = table.creator
+    if creator is None:
+        return OpenSeats(table.visibility)
+    bots = {bot.seat for bot in body.bots}
+    seat = creator.seat
+    if seat is None:
+        seat = next((free for free in range(body.seats) if free not in bots), 0)
+    return OpenSeats(table.visibility, seat, Sit(name=creator.name, entropy=creator.entropy))
 
 
 HANDLERS = [GamesController]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
-from litestar import get, post
+from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import (
@@ -16,6 +16,7 @@ from litestar.params import (
     SkipValidation,
 )
 
+from api.auth import sitting_of
 from api.dependencies import sweeper_in
 from api.problems import (
     CONCURRENT_UPDATE,
@@ -81,6 +82,7 @@ async def play_command(
     seat: NamedDependency[Seat],
     service: NamedDependency[GameService],
     state: State,
+    request: Request[Any, Any, Any],
     idempotency_key: IdempotencyKey = None,
 ) -> CommandResult:
     """Send a command as the seat of the bearer token.
@@ -99,6 +101,7 @@ async def play_command(
         body.command,
         expected_version=body.expected_version,
         idempotency_key=idempotency_key,
+        sitting=sitting_of(request),
     )
     sweeper_in(state).nudge(str(game_id), result.table)
     return command_result(result, seat)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -38,7 +38,20 @@ def commitment(seed: bytes) -> str:
 
 
 def chance_key(seed: bytes, game_id: str, entropy: str = "") -> bytes:
+    """The key of a table its creator seated."""
     return hashlib.sha256(seed + game_id.encode() + entropy.encode()).digest()
+
+
+def open_table_key(seed: bytes, game_id: str, entropy: str, seat_entropies: Sequence[str]) -> bytes:
+    """The key of an open table: every text length-prefixed, so that no two tables' texts run
+    together into the same bytes; every seat's entropy in seat order, empty ones included."""
+    texts = (game_id, entropy, *seat_entropies)
+    return hashlib.sha256(seed + b"".join(_length_prefixed(text) for text in texts)).digest()
+
+
+def _length_prefixed(text: str) -> bytes:
+    data = text.encode()
+    return len(data).to_bytes(4, "big") + data
 
 
 class Chance:
@@ -94,6 +107,27 @@ class Chance:
     def choice(self, items: Sequence[T]) -> T:
         """One item, drawn with uniform(len(items))."""
         return items[self.uniform(len(items))]
+
+    def for_seats(self, seat_entropies: Sequence[str]) -> Chance:
+        """The stream of an open table whose last seat was just taken (see `WaitingChance`)."""
+        raise RuntimeError("only a waiting open table's chance is keyed by its seats")
+
+
+class WaitingChance(Chance):
+    """The chance of an open table still waiting for players: nothing may be drawn yet, and the
+    key is made once every seat's entropy is known (`for_seats`), from the same cursor."""
+
+    __slots__ = ("_key_for",)
+
+    def __init__(self, key_for: Callable[[Sequence[str]], bytes], cursor: int = 0) -> None:
+        super().__init__(b"", cursor)
+        self._key_for = key_for
+
+    def word(self) -> int:
+        raise RuntimeError("an open table draws nothing before every seat is taken")
+
+    def for_seats(self, seat_entropies: Sequence[str]) -> Chance:
+        return Chance(self._key_for(seat_entropies), self.cursor)
 
 
 class NoChance(Chance):

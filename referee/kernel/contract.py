@@ -26,7 +26,7 @@ Seat = int
 
 # How a finished game ended: by its own rules, or by the kernel (a resignation, a clock that ran
 # out, a game left without a move for too long).
-Ending = Literal["rules", "resignation", "timeout", "abandoned"]
+Ending = Literal["rules", "resignation", "timeout", "abandoned", "cancelled"]
 
 OptionsT = TypeVar("OptionsT", bound=msgspec.Struct)
 StateT = TypeVar("StateT", bound=msgspec.Struct)

@@ -5,6 +5,11 @@ the commitment to the seed. A game with a time control records it next (`TimeCon
 one with bots run by the server says which seats they play (`BotsSeated`). `SeedRevealed`
 follows the last event of a finished game.
 
+A table may also be open (`TableOpened`): its players take their own seats (`SeatTaken`, with a
+name and entropy of their own), and may leave again (`SeatLeft`) until the last seat is taken;
+only then is the game dealt. A table left unfilled too long is cancelled (`TableCancelled`).
+See `referee/kernel/open_seats.py`.
+
 Any seat may resign at any time (`Resign`); a seat whose clock has run out loses it to a claim
 (`ClaimTimeout`) made by another seat or by the referee; a game left without a command for too
 long is closed by the referee (`Abandon`). What follows a seat's leaving is the kernel's
@@ -15,7 +20,7 @@ plays for the seat that left (`StandIn`, then that move's events).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
@@ -68,6 +73,41 @@ class ClockRead(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag
     seat: int | None = None
 
 
+Visibility: TypeAlias = Literal["public", "private"]
+
+
+class TableOpened(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.table-opened"
+):
+    """The players take their own seats: a `public` table is listed, a `private` one needs the
+    invitation code the creator was given. Unfilled at `expires_at`, the referee cancels it."""
+
+    visibility: Visibility
+    expires_at: Time
+
+
+class SeatTaken(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.seat-taken"):
+    """`name` sits at `seat` of an open table; `entropy` goes into the chance key."""
+
+    seat: int
+    name: str
+    entropy: str = ""
+
+
+class SeatLeft(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.seat-left"):
+    """The player at `seat` got up before the table was full: the seat is open again."""
+
+    seat: int
+
+
+class TableCancelled(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.table-cancelled"
+):
+    """An open table still unfilled when it expired: nothing was dealt, nobody won."""
+
+    open_seats: tuple[int, ...]  # the seats nobody took
+
+
 class Resigned(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="game.resigned"):
     seat: int
 
@@ -96,6 +136,10 @@ KernelEvent = (
     GameCreated
     | TimeControlSet
     | BotsSeated
+    | TableOpened
+    | SeatTaken
+    | SeatLeft
+    | TableCancelled
     | ClockRead
     | Resigned
     | TimedOut
@@ -108,6 +152,10 @@ KERNEL_EVENTS = (
     GameCreated,
     TimeControlSet,
     BotsSeated,
+    TableOpened,
+    SeatTaken,
+    SeatLeft,
+    TableCancelled,
     ClockRead,
     Resigned,
     TimedOut,
@@ -157,7 +205,61 @@ class Abandon(
     idle_seconds: float
 
 
-KernelCommand = Resign | ClaimTimeout | Abandon
-KERNEL_COMMANDS = (Resign, ClaimTimeout, Abandon)
+PlayerName = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=160,  # bounds the work; the rule (40 characters after NFC) is open_seats'
+        description="The name shown to everyone: 1 to 40 characters after NFC normalisation, "
+        "no control or bidirectional-formatting character, unique at the table.",
+    ),
+]
+SeatEntropy = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=256,
+        description="Any text the player adds to the chance key (public; see CHANCE.md).",
+    ),
+]
+
+
+class Sit(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.sit",
+):
+    """Take an open seat (the seat is the one the command is played for)."""
+
+    name: PlayerName
+    entropy: SeatEntropy = ""
+
+
+class LeaveSeat(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.leave-seat",
+):
+    """Get up from a table that is not full yet: the seat opens again."""
+
+
+class CancelTable(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="game.cancel-table",
+):
+    """The referee cancels an open table still unfilled at its expiry (never a seat)."""
+
+
+KernelCommand = Resign | ClaimTimeout | Abandon | Sit | LeaveSeat | CancelTable
+KERNEL_COMMANDS = (Resign, ClaimTimeout, Abandon, Sit, LeaveSeat, CancelTable)
 SEAT_COMMANDS = (Resign, ClaimTimeout)  # what a seat may send; Abandon is the referee's alone
 Departure = Literal["resignation", "timeout"]

@@ -10,12 +10,13 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import msgspec
 
 from referee.kernel import leaving
-from referee.kernel.chance import Chance, commitment
+from referee.kernel.chance import Chance, WaitingChance, commitment, open_table_key
 from referee.kernel.clocks import Clocks
 from referee.kernel.contract import Game, Outcome, RuleViolation, Seat
 from referee.kernel.lifecycle import (
@@ -24,18 +25,27 @@ from referee.kernel.lifecycle import (
     Abandoned,
     BotSeat,
     BotsSeated,
+    CancelTable,
     ClaimTimeout,
     ClockRead,
     Departure,
     GameCreated,
+    LeaveSeat,
     Resign,
     Resigned,
+    SeatLeft,
+    SeatTaken,
     SeedRevealed,
+    Sit,
     StandIn,
+    TableCancelled,
+    TableOpened,
     TimeControl,
     TimeControlSet,
     TimedOut,
+    Visibility,
 )
+from referee.kernel.open_seats import Seating, bot_name, normal_name
 
 _KERNEL_EVENT_TYPES = frozenset(KERNEL_EVENTS)  # a set: one lookup per event in a fold
 MAX_STAND_INS = 10_000  # the referee's moves for seats that left, in one step: a runaway guard
@@ -52,6 +62,15 @@ class NotYourTurn(RuleViolation):
 
 def refusal(rule: str, message: str) -> RuleViolation:
     return RuleViolation(f"kernel.{rule}", message)
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """How an open table is created: who may sit, until when, and the creator's own seat."""
+
+    visibility: Visibility
+    expires_at: datetime
+    creator: SeatTaken | None = None  # the seat the creator takes, if any
 
 
 class Played(msgspec.Struct, frozen=True):
@@ -79,6 +98,7 @@ class Table:
     bots: tuple[BotSeat, ...] = ()  # seats the server's bots play
     departures: tuple[tuple[Seat, Departure], ...] = ()  # seats that left, in order
     abandoned: bool = False
+    seating: Seating | None = None  # an open table's seats; None: its creator seated it
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -96,12 +116,20 @@ class Table:
         time_control: TimeControl | None = None,
         bots: Sequence[BotSeat] = (),
         at: datetime | None = None,
+        open_table: OpenTable | None = None,
     ) -> tuple[Table, list[Played]]:
         """Create a game: GameCreated, the table's settings, then the game's opening events
-        (a timed game's clocks start `at`)."""
+        (a timed game's clocks start `at`). An `open_table` takes the creator's seat and the
+        bots' and waits for the other players: it is dealt once its last seat is taken."""
         check_seats(game, seats)
         game.validate_options(options, seats)
         check_table_settings(seats, time_control, bots)
+        if open_table is not None and seed_chosen_by_creator:
+            raise refusal(
+                "open-table-seed",
+                "An open table's seed is the referee's alone: a chosen seed would let its "
+                "creator steer the deal.",
+            )
         created = GameCreated(
             kind=game.kind,
             rules_version=game.version,
@@ -112,18 +140,32 @@ class Table:
             seed_chosen_by_creator=seed_chosen_by_creator,
         )
         table = cls(game, created, options, game.initial_state(options, seats))
-        chance = Chance.for_game(seed, game_id, entropy, 0)
         settings: list[msgspec.Struct] = []
         if time_control is not None:
             settings.append(TimeControlSet(time_control=time_control))
         if bots:
             settings.append(BotsSeated(seats=tuple(sorted(bots, key=lambda bot: bot.seat))))
+        if open_table is not None:
+            visibility, expires_at = open_table.visibility, open_table.expires_at
+            settings.append(TableOpened(visibility=visibility, expires_at=expires_at))
         played = [Played(created, 0), *table._apply_all(settings, 0)]
-        opening = list(game.setup(options, seats, chance))
-        if time_control is not None:
-            opening.append(ClockRead(at=_required(at)))
-        played += table._apply_all(opening, chance.cursor)
+        chance = table.chance_for(seed, game_id)
+        if open_table is None:
+            played += table._apply_all(table._opening(chance, at), chance.cursor)
+            return table, played
+        taken = [] if open_table.creator is None else [open_table.creator]
+        taken += [
+            SeatTaken(seat=bot.seat, name=bot_name(bot.seat, bot.strategy)) for bot in table.bots
+        ]
+        played += table._take_seats(sorted(taken, key=lambda event: event.seat), chance, at)
         return table, played
+
+    def _opening(self, chance: Chance, at: datetime | None) -> list[msgspec.Struct]:
+        """The game's set-up, and a timed game's first clock reading."""
+        opening = list(self.game.setup(self.options, self.seats, chance))
+        if self.clocks is not None:
+            opening.append(ClockRead(at=_required(at)))
+        return opening
 
     @classmethod
     def replay(cls, game: Game[Any, Any, Any, Any], events: Iterable[Played]) -> Table:
@@ -150,6 +192,11 @@ class Table:
         return self.created.seats
 
     def outcome(self) -> Outcome:
+        if self.seating is not None and not self.seating.dealt:
+            return Outcome(
+                finished=self.seating.cancelled,
+                ending="cancelled" if self.seating.cancelled else None,
+            )
         base = self.game.outcome(self.state)
         if not self.departures and not self.abandoned:  # the common case, asked at every step
             return msgspec.structs.replace(base, ending="rules") if base.finished else base
@@ -159,8 +206,26 @@ class Table:
     def departed(self) -> frozenset[Seat]:
         return frozenset(seat for seat, _ in self.departures)
 
+    def waiting(self) -> bool:
+        """An open table still waiting for players: nothing is dealt, nobody is to act."""
+        return self.seating is not None and self.seating.waiting
+
+    def names(self) -> tuple[str | None, ...] | None:
+        """Who sits where at an open table (None: an open seat); None if the creator seated it."""
+        return None if self.seating is None else self.seating.names()
+
+    def sitting(self, seat: Seat) -> int | None:
+        """The event that seated `seat`'s player at an open table (its tokens are good for that
+        sitting only); 0 at a table the creator seated; None for an open seat."""
+        if self.seating is None:
+            return 0
+        if not 0 <= seat < self.seats:
+            return None
+        sitter = self.seating.sitters[seat]
+        return None if sitter is None else sitter.sitting
+
     def to_act(self) -> frozenset[Seat]:
-        if self.outcome().finished:
+        if self.waiting() or self.outcome().finished:
             return frozenset()
         return self.game.to_act(self.state) - self.departed()
 
@@ -181,6 +246,12 @@ class Table:
             raise GameOver("the game is over")
         if chance.cursor != self.chance_cursor:
             raise ValueError("the chance must stand at the table's cursor (use chance_for)")
+        if isinstance(command, Sit | LeaveSeat | CancelTable):
+            return self._seat_command(seat, command, chance, at)
+        if self.waiting():
+            raise refusal(
+                "table-waiting", "The table is waiting for players: nothing is dealt yet."
+            )
         if isinstance(command, Resign | ClaimTimeout | Abandon):
             return self._step(self._kernel_events(seat, command, at), chance)
         if seat is None:
@@ -196,6 +267,53 @@ class Table:
             events.append(ClockRead(at=now, seat=seat))
         events += self.game.decide(self.state, seat, command, chance)
         return self._step(events, chance)
+
+    def _seat_command(
+        self,
+        seat: Seat | None,
+        command: Sit | LeaveSeat | CancelTable,
+        chance: Chance,
+        at: datetime | None,
+    ) -> list[Played]:
+        """Sitting down at an open table, getting up, or the referee cancelling it."""
+        seating = self.seating
+        if seating is None:
+            raise refusal("not-an-open-table", "Its creator seated this table: no seat is open.")
+        if isinstance(command, CancelTable):
+            if seat is not None:
+                raise refusal("referee-only", "Only the referee cancels an unfilled table.")
+            if not seating.waiting:
+                raise refusal("table-not-waiting", "This table is not waiting for players.")
+            if _required(at) < seating.expires_at:
+                raise refusal("table-not-expired", f"The table waits until {seating.expires_at}.")
+            return self._step([TableCancelled(open_seats=seating.open_seats())], chance)
+        if seat is None:
+            raise refusal("referee-has-no-seat", "The referee takes no seat.")
+        if isinstance(command, LeaveSeat):
+            seating.check_leave(seat)
+            return self._step([SeatLeft(seat=seat)], chance)
+        taken = SeatTaken(seat=seat, name=normal_name(command.name), entropy=command.entropy)
+        return self._take_seats([taken], chance, at)
+
+    def _take_seats(
+        self, taken: list[SeatTaken], chance: Chance, at: datetime | None
+    ) -> list[Played]:
+        """Seat players; once the last seat is taken, deal, from the chance keyed by every
+        seat's entropy. Worked out on a copy: a refusal leaves the table as it was."""
+        scratch = copy.copy(self)
+        events: list[msgspec.Struct] = list(taken)
+        for sitting in taken:
+            scratch._apply(sitting, chance.cursor)
+        assert scratch.seating is not None
+        if scratch.seating.dealt:
+            chance = chance.for_seats(scratch.seating.entropies())
+            opening = scratch._opening(chance, at)
+            for event in opening:
+                scratch._apply(event, chance.cursor)
+            events += opening
+        scratch.chance_cursor = chance.cursor
+        self.__dict__.update(vars(scratch))
+        return [Played(event, chance.cursor) for event in events]
 
     def _kernel_events(
         self, seat: Seat | None, command: Resign | ClaimTimeout | Abandon, at: datetime | None
@@ -282,7 +400,14 @@ class Table:
             self._apply(item.event, item.chance_cursor)
 
     def chance_for(self, seed: bytes, game_id: str) -> Chance:
-        return Chance.for_game(seed, game_id, self.created.entropy, self.chance_cursor)
+        """The game's stream at the table's cursor (CHANCE.md: the key of an open table covers
+        every seat's entropy, so it is made once the last seat is taken)."""
+        if self.seating is None:
+            return Chance.for_game(seed, game_id, self.created.entropy, self.chance_cursor)
+        key_for = partial(open_table_key, seed, game_id, self.created.entropy)
+        if self.seating.waiting:
+            return WaitingChance(key_for, self.chance_cursor)
+        return Chance(key_for(self.seating.entropies()), self.chance_cursor)
 
     # -- fold ---------------------------------------------------------------------------------
 
@@ -306,8 +431,10 @@ class Table:
                 self.seed_revealed = True
             case GameCreated():
                 raise ValueError("game.created may only open a stream")
-            case TimeControlSet() | BotsSeated():
+            case TimeControlSet() | BotsSeated() | TableOpened():
                 self._apply_setting(event)
+            case SeatTaken() | SeatLeft() | TableCancelled():
+                self._apply_seating(event)
             case ClockRead():
                 if self.clocks is None:
                     raise ValueError("a clock reading in a game with no time control")
@@ -322,18 +449,37 @@ class Table:
             case _:
                 raise AssertionError(f"{type(event).__name__} is not in KERNEL_EVENTS")
 
-    def _apply_setting(self, event: TimeControlSet | BotsSeated) -> None:
-        # Settings come right after game.created, each at most once.
-        settled = (self.clocks is not None) + bool(self.bots)
-        again = self.clocks is not None if isinstance(event, TimeControlSet) else bool(self.bots)
+    def _apply_setting(self, event: TimeControlSet | BotsSeated | TableOpened) -> None:
+        # Settings come right after game.created, each at most once, in this order.
+        settled = (self.clocks is not None) + bool(self.bots) + (self.seating is not None)
+        if isinstance(event, TimeControlSet):
+            again = self.clocks is not None or bool(self.bots) or self.seating is not None
+        elif isinstance(event, BotsSeated):
+            again = bool(self.bots) or self.seating is not None
+        else:
+            again = self.seating is not None
         if again or self.version != 1 + settled:
             raise ValueError(f"{type(event).__name__} only follows game.created, once")
         if isinstance(event, TimeControlSet):
             check_table_settings(self.seats, event.time_control, self.bots)
             self.clocks = Clocks.start(event.time_control, self.seats)
-        else:
+        elif isinstance(event, BotsSeated):
             check_table_settings(self.seats, None, event.seats)
             self.bots = event.seats
+        else:
+            self.seating = Seating.empty(event.visibility, event.expires_at, self.seats)
+
+    def _apply_seating(self, event: SeatTaken | SeatLeft | TableCancelled) -> None:
+        if self.seating is None:
+            raise ValueError(f"{type(event).__name__} at a table its creator seated")
+        if isinstance(event, SeatTaken):
+            self.seating = self.seating.take(event, self.version + 1)
+        elif isinstance(event, SeatLeft):
+            self.seating = self.seating.leave(event.seat)
+        elif not self.seating.waiting or event.open_seats != self.seating.open_seats():
+            raise ValueError("only a table waiting for the seats it names is cancelled")
+        else:
+            self.seating = self.seating.cancel()
 
     def _apply_departure(self, event: Resigned | TimedOut) -> None:
         if not 0 <= event.seat < self.seats or event.seat in self.departed():

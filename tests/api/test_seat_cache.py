@@ -27,14 +27,14 @@ async def test_confirmed_seats_are_kept_for_every_cached_game(
             game = await service.create(
                 "coyote", seats=SEATS, options=options, seed=None, entropy=""
             )
-            seats += [(game.game_id, seat, token) for seat, token in enumerate(game.seat_tokens)]
+            seats += [(game.game_id, seat, token) for seat, token in game.seat_tokens]
         await store.drain_notifications()  # the creations' notifications, sent after them
         recorder.take()
 
         async def authenticate(kept: list[tuple[str, int, str]]) -> int:
             """Statements sent to confirm them all (each confirmed as its own seat)."""
             for game_id, seat, token in kept:
-                assert await service.seat_for_token(game_id, token_hash(token)) == seat
+                assert await service.seat_for_token(game_id, token_hash(token)) == (seat, 0)
             return len(recorder.take())
 
         kept = seats[-GAMES * SEATS_PER_CACHED_GAME :]

@@ -24,7 +24,7 @@ import msgspec
 import pytest
 
 from api.bundle import Bundle
-from api.schemas import AnyNewGame, CommandRequest
+from api.schemas import AnyNewGame, CommandRequest, SitRequest
 
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"
 REF = "#/components/schemas/"
@@ -33,6 +33,7 @@ REF = "#/components/schemas/"
 BODIES: dict[tuple[str, str], Any] = {
     ("post", "/v1/games"): AnyNewGame,
     ("post", "/v1/games/{game_id}/commands"): CommandRequest,
+    ("post", "/v1/games/{game_id}/seats"): SitRequest,
     ("post", "/v1/audits"): Bundle,
 }
 

@@ -1,0 +1,88 @@
+"""Open tables over HTTP: strangers sit, each holding only their own token; the deal waits for
+the last seat, and nobody's token reaches another seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.api.helpers import PROBLEM, Client, assert_problem
+
+
+async def open_table(client: Client, **table: Any) -> dict[str, Any]:
+    body = {"kind": "coyote", "seats": 3, "open_table": table}
+    response = await client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def sit(client: Client, game_id: str, name: str, **fields: Any) -> Any:
+    return await client.post(f"/v1/games/{game_id}/seats", json={"name": name, **fields})
+
+
+async def test_strangers_fill_a_public_table_and_it_is_dealt_then(client: Client) -> None:
+    created = await open_table(client, creator={"name": "Ann", "entropy": "ann's dice"})
+    game_id = created["game_id"]
+    assert created["status"] == "waiting" and created["seating"] == "open"
+    assert [token["seat"] for token in created["seat_tokens"]] == [0]
+    assert created["names"] == ["Ann", None, None]
+    listed = (await client.get("/v1/games", params={"status": "waiting", "kind": "coyote"})).json()
+    assert game_id in [game["game_id"] for game in listed["games"]]
+    waiting = (await client.get(f"/v1/games/{game_id}")).json()
+    assert waiting["to_act"] == [] and waiting["open_seats"] == [1, 2]
+    bob = await sit(client, game_id, "Bob", entropy="b")
+    assert bob.status_code == 201, bob.text
+    assert bob.json()["seat"] == 1 and bob.json()["status"] == "waiting"
+    cy = await sit(client, game_id, "Cy")
+    assert cy.status_code == 201, cy.text
+    assert cy.json()["status"] == "active" and cy.json()["names"] == ["Ann", "Bob", "Cy"]
+    game = (await client.get(f"/v1/games/{game_id}")).json()
+    assert game["status"] == "active" and len(game["to_act"]) == 1
+    late = await sit(client, game_id, "Dee")
+    assert_problem(late, 409, "seat-taken")
+
+
+async def test_a_taken_name_and_a_taken_seat_are_refused(client: Client) -> None:
+    game_id = (await open_table(client, creator={"name": "Ann"}))["game_id"]
+    assert_problem(await sit(client, game_id, "ann"), 422, "rule-violation", "kernel.name-taken")
+    assert_problem(await sit(client, game_id, "Bob", seat=0), 409, "seat-taken")
+    assert_problem(
+        await sit(client, game_id, "x\u202eevil"), 422, "rule-violation", "kernel.name-bidi"
+    )
+    response = await sit(client, game_id, "A" * 41)
+    assert_problem(response, 422, "rule-violation", "kernel.name-length")
+
+
+async def test_a_private_table_needs_its_code_and_a_wrong_one_is_no_game(client: Client) -> None:
+    created = await open_table(client, visibility="private")
+    game_id, code = created["game_id"], created["invitation_code"]
+    assert code and created["seat_tokens"] == []
+    wrong = await sit(client, game_id, "Bob", invitation_code="nope")
+    missing = await sit(client, "00000000-0000-4000-8000-000000000000", "Bob")
+    assert wrong.status_code == missing.status_code == 404
+    assert wrong.json()["type"] == missing.json()["type"] == PROBLEM + "not-found"
+    assert wrong.json()["detail"] == missing.json()["detail"]
+    right = await sit(client, game_id, "Bob", invitation_code=code)
+    assert right.status_code == 201, right.text
+    listed = (await client.get("/v1/games", params={"status": "waiting"})).json()
+    assert game_id not in [game["game_id"] for game in listed["games"]]
+
+
+async def test_a_player_who_leaves_holds_nothing_more(client: Client) -> None:
+    game_id = (await open_table(client))["game_id"]
+    bob = (await sit(client, game_id, "Bob")).json()
+    auth = {"Authorization": f"Bearer {bob['token']}"}
+    left = await client.delete(f"/v1/games/{game_id}/seats/{bob['seat']}", headers=auth)
+    assert left.status_code == 200, left.text
+    assert left.json()["names"] == [None, None, None]
+    again = await client.get(f"/v1/games/{game_id}", headers=auth)
+    assert_problem(again, 401, "unauthorized")
+    for name in ("Cy", "Dee", "Eve"):
+        assert (await sit(client, game_id, name)).status_code == 201
+    assert_problem(await client.get(f"/v1/games/{game_id}", headers=auth), 401, "unauthorized")
+
+
+async def test_a_seed_is_refused_for_an_open_table(client: Client) -> None:
+    body = {"kind": "coyote", "seats": 3, "seed": "5e" * 32, "open_table": {}}
+    response = await client.post("/v1/games", json=body)
+    assert_problem(response, 422, "rule-violation", "kernel.open-table-seed")
