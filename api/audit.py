@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import cast, get_args
 
 import msgspec
 import structlog
@@ -36,6 +37,7 @@ from api.bundle import (
     Bundle,
     BundleCommand,
     BundleEvent,
+    BundleStatus,
     canonical_bytes,
     seal,
 )
@@ -47,6 +49,7 @@ from referee.kernel import GameCreated
 from referee.kernel.registry import Registry
 
 SNAPSHOT_ATTEMPTS = 3  # reads of a running game while commands keep coming in
+OVER = ("finished", "cancelled")  # the statuses of a game whose seed is revealed
 
 log = structlog.get_logger("api.audit")
 
@@ -74,12 +77,12 @@ class Archive:
         """
         info, events, commands = await self._snapshot(game_id)
         seed = None
-        if reveal and info.status == "finished":
+        if reveal and info.status in OVER:
             seed = (await self._store.seed(game_id)).hex()
         return stored_bundle(info, events, commands, seed)
 
     async def export(self, game_id: str) -> tuple[Bundle, bytes]:
-        """The sealed bundle of a finished game and its file.
+        """The sealed bundle of a finished game (or a cancelled table) and its file.
 
         Raises GameNotFinished, StreamNotFound.
         """
@@ -137,13 +140,13 @@ class Archive:
 
         The three reads are separate; a command appended between them would make them disagree,
         so a running game is read until its version stands still. Nothing is appended to a
-        finished game.
+        finished game or a cancelled table.
         """
         for _ in range(SNAPSHOT_ATTEMPTS):
             info = await self._store.info(game_id)
             events = await self._store.read(game_id)
             commands = await self._store.commands(game_id)
-            if info.status == "finished":
+            if info.status in OVER:
                 return info, events, commands
             if (await self._store.info(game_id)).version == info.version:
                 return info, events, commands
@@ -160,7 +163,8 @@ def stored_bundle(
     seed: str | None,
 ) -> Bundle:
     """The bundle of a stored game. The header fields the store does not keep beside the events
-    (options, entropy, commitment) come from event 1 as recorded."""
+    (options, entropy, commitment) come from event 1 as recorded; the seating and the status
+    are the game's row's (the `creation` and `replay` checks hold them to the events)."""
     created = _created(events)
     return Bundle(
         format=FORMAT,
@@ -169,18 +173,24 @@ def stored_bundle(
         kind=info.kind,
         rules_version=info.rules_version,
         seats=info.seats,
+        seating="open" if info.seating == "open" else "creator",
         options=created.options if created else msgspec.Raw(b"null"),
         entropy=created.entropy if created else "",
         seed_chosen_by_creator=info.seed_chosen_by_creator,
         commitment=created.commitment if created else "",
         seed=seed,
-        status="finished" if info.status == "finished" else "active",
+        status=_status(info.status),
         version=info.version,
         created_at=info.created_at,
         commands=tuple(_command(command) for command in commands),
         events=tuple(_event(event) for event in events),
         digest=UNSEALED,
     )
+
+
+def _status(stored: str) -> BundleStatus:
+    """The game row's status, one of the bundle's (the store has no other)."""
+    return cast(BundleStatus, stored) if stored in get_args(BundleStatus) else "active"
 
 
 def _created(events: list[StoredEvent]) -> GameCreated | None:

@@ -8,6 +8,11 @@ Pure: no database, no server. `api.audit` builds bundles from the store, `api.ve
 them. The bundle is JSON encoded canonically (compact, fields in declaration order), so a file
 is valid only as exported: its `digest` covers every field, including those the hash chain does
 not (times, seats), and any other encoding of the same content is refused by the verifier.
+
+Version 2 added `seating` (how the table was seated: by its creator, or open to players who took
+their own seats) and the statuses of an open table (`waiting`, `cancelled`). A version 1 file,
+from before open tables, has no `seating`: it is read as a table its creator seated, and encoded
+again (for its file check and its digest) exactly as version 1 wrote it, without that field.
 """
 
 from __future__ import annotations
@@ -23,12 +28,14 @@ from api.ids import GameId
 from api.json_limits import MAX_DEPTH, TooDeep, check_depth
 
 FORMAT: Final = "referee.game-bundle"
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2  # the version exported
+FORMAT_VERSIONS: Final = (1, 2)  # the versions read
 MAX_BUNDLE_BYTES = 16 * 1024 * 1024  # a long game is well under 1 MiB
 UNSEALED = "0" * 64  # the digest field's value while the digest is computed
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
-BundleStatus = Literal["active", "finished"]
+BundleStatus = Literal["waiting", "active", "finished", "cancelled"]
+Seating = Literal["creator", "open"]
 Time = Annotated[datetime, msgspec.Meta(tz=True)]  # with a time zone: times compare
 Canonical = Annotated[
     bytes,
@@ -70,11 +77,17 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Everything needed to verify a game with no database and no server."""
 
     format: Literal["referee.game-bundle"]
-    format_version: Literal[1]
+    format_version: Literal[1, 2]
     game_id: GameId
     kind: str
     rules_version: str
     seats: int
+    # open: the players took their own seats (game.table-opened follows event 1). Always in a
+    # version 2 file; a version 1 file has none (every table was its creator's then).
+    seating: Annotated[
+        Seating,
+        msgspec.Meta(description="How the table was seated; not in a version 1 bundle."),
+    ] = "creator"
     options: msgspec.Raw  # the options exactly as recorded in event 1
     entropy: str
     seed_chosen_by_creator: bool
@@ -88,22 +101,57 @@ class Bundle(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     digest: Hex  # sha256 of this encoding with the digest set to 64 zeros (UNSEALED)
 
 
+class _BundleV1(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A version 1 file, field for field: `Bundle` without `seating`, with the two statuses a
+    game had then."""
+
+    format: Literal["referee.game-bundle"]
+    format_version: Literal[1]
+    game_id: GameId
+    kind: str
+    rules_version: str
+    seats: int
+    options: msgspec.Raw
+    entropy: str
+    seed_chosen_by_creator: bool
+    commitment: Hex
+    seed: Hex | None
+    status: Literal["active", "finished"]
+    version: int
+    created_at: Time
+    commands: tuple[BundleCommand, ...]
+    events: tuple[BundleEvent, ...]
+    digest: Hex
+
+
 class _FormatHeader(msgspec.Struct, frozen=True):
-    """The two fields read first, so that another format or version gets a clear answer."""
+    """The fields read first, so that another format or version gets a clear answer."""
 
     format: str
     format_version: int
+    seating: object = msgspec.UNSET  # UNSET: the file has no `seating` field
 
 
 _ENCODER = msgspec.json.Encoder()
 _HEADER_DECODER = msgspec.json.Decoder(_FormatHeader)
 _DECODER = msgspec.json.Decoder(Bundle)
+_V1_DECODER = msgspec.json.Decoder(_BundleV1)
+_V1_FIELDS = _BundleV1.__struct_fields__
+
+
+def _encode(bundle: Bundle) -> bytes:
+    """The canonical encoding, in the bundle's own version: a version 1 bundle without the
+    `seating` field it never had."""
+    if bundle.format_version == 1:
+        fields = {name: getattr(bundle, name) for name in _V1_FIELDS}
+        return _ENCODER.encode(_BundleV1(**fields))
+    return _ENCODER.encode(bundle)
 
 
 def digest_of(bundle: Bundle) -> str:
     """The digest a sealed bundle carries: sha256 of its encoding with the digest zeroed."""
     unsealed = msgspec.structs.replace(bundle, digest=UNSEALED)
-    return hashlib.sha256(_ENCODER.encode(unsealed)).hexdigest()
+    return hashlib.sha256(_encode(unsealed)).hexdigest()
 
 
 def seal(bundle: Bundle) -> Bundle:
@@ -112,12 +160,12 @@ def seal(bundle: Bundle) -> Bundle:
 
 def encode_bundle(bundle: Bundle) -> bytes:
     """The bundle file: the sealed bundle, canonically encoded."""
-    return _ENCODER.encode(seal(bundle))
+    return _encode(seal(bundle))
 
 
 def canonical_bytes(bundle: Bundle) -> bytes:
     """The encoding of `bundle` as it stands (a file must be exactly this)."""
-    return _ENCODER.encode(bundle)
+    return _encode(bundle)
 
 
 def read_bundle(data: bytes) -> Bundle:
@@ -138,18 +186,32 @@ def read_bundle(data: bytes) -> Bundle:
         raise MalformedBundle(f"This is not a game bundle: {error}") from None
     if header.format != FORMAT:
         raise MalformedBundle(f"This file's format is {header.format!r}, not {FORMAT!r}.")
-    if header.format_version != FORMAT_VERSION:
+    if header.format_version not in FORMAT_VERSIONS:
         raise MalformedBundle(
-            f"This is a version {header.format_version} bundle; this verifier reads version "
-            f"{FORMAT_VERSION}."
+            f"This is a version {header.format_version} bundle; this verifier reads versions "
+            f"{' and '.join(map(str, FORMAT_VERSIONS))}."
+        )
+    if header.format_version == 2 and header.seating is msgspec.UNSET:
+        raise MalformedBundle(
+            "This version 2 bundle does not say how its table was seated: it has no `seating`."
         )
     try:
-        bundle = _DECODER.decode(data)
+        bundle = _decode(data, header.format_version)
     except ValueError as error:  # msgspec.DecodeError, or bytes that are not UTF-8
         raise MalformedBundle(f"The bundle is malformed: {error}") from None
     _check_game_id(bundle)
     _check_bodies(bundle)
     return bundle
+
+
+def _decode(data: bytes, format_version: int) -> Bundle:
+    """The bundle in a file of that version. A version 1 file's table was seated by its
+    creator: open tables came with version 2."""
+    if format_version == 1:
+        old = _V1_DECODER.decode(data)
+        fields = {name: getattr(old, name) for name in _V1_FIELDS}
+        return Bundle(**fields, seating="creator")
+    return _DECODER.decode(data)
 
 
 def _check_game_id(bundle: Bundle) -> None:

@@ -98,10 +98,10 @@ async def audit_game(
 async def export_game(
     game_id: FromPath[UUID], caller: NamedDependency[Seat | None], archive: NamedDependency[Archive]
 ) -> Response[bytes]:
-    """The finished game as one self-contained bundle: verify it with `verifyBundle` or offline
-    with `referee verify FILE`, with no database and no server. The file is sealed: any
-    changed byte fails its verification. Anyone may export a finished game (a token, if sent,
-    must be valid)."""
+    """The finished game (or cancelled table) as one self-contained bundle: verify it with
+    `verifyBundle` or offline with `referee verify FILE`, with no database and no server. The
+    file is sealed: any changed byte fails its verification. Anyone may export a game that is
+    over (a token, if sent, must be valid)."""
     bundle, data = await archive.export(str(game_id))
     filename = f"{bundle.kind}-{bundle.game_id}.json"
     return Response(

@@ -13,6 +13,7 @@ from api.bundle import Bundle, BundleCommand, canonical_bytes, digest_of
 from api.verify.report import Check, CheckResult
 from eventstore.chain import GENESIS_HASH, event_hash
 from referee.kernel import GameCreated, SeedRevealed, commitment
+from referee.kernel.lifecycle import BotsSeated, TableOpened, TimeControlSet
 from referee.kernel.wording import counted
 
 FILE = Check(
@@ -22,7 +23,8 @@ FILE = Check(
 CREATION = Check(
     "creation",
     "Event 1 opens the game and agrees with the bundle on kind, rules version, seats, options, "
-    "entropy and commitment.",
+    "entropy and commitment; the table was seated as the bundle says (open iff "
+    "game.table-opened follows event 1).",
 )
 STREAM = Check(
     "stream",
@@ -51,6 +53,11 @@ _SORTED = msgspec.json.Encoder(order="sorted")
 _REVEALED = msgspec.json.Decoder(SeedRevealed)
 _CREATED_TAG = GameCreated.__struct_config__.tag
 _REVEALED_TAG = SeedRevealed.__struct_config__.tag
+_OPENED_TAG = TableOpened.__struct_config__.tag
+# The table's settings, which follow event 1 in this order, each at most once.
+_SETTING_TAGS = tuple(
+    setting.__struct_config__.tag for setting in (TimeControlSet, BotsSeated, TableOpened)
+)
 
 
 def check_file(data: bytes, bundle: Bundle) -> CheckResult:
@@ -86,11 +93,40 @@ def check_creation(bundle: Bundle) -> CheckResult:
         disagree.insert(0, "type")
     if disagree:
         return CREATION.failed(f"Event 1 and the bundle disagree on {', '.join(disagree)}.", 1)
+    opened = _table_opened(bundle)
+    if (opened is not None) != (bundle.seating == "open"):
+        if opened is None:
+            return CREATION.failed(
+                "The bundle says the table was open to players; no game.table-opened follows "
+                "event 1.",
+                2,
+            )
+        return CREATION.failed(
+            f"The bundle says the table's creator seated it; event {opened} opens it to players "
+            "(game.table-opened).",
+            opened,
+        )
     chosen = "; the seed was chosen by the creator" if created.seed_chosen_by_creator else ""
+    seated = "its players took their own seats" if opened else "its creator seated it"
     return CREATION.passed(
         f"Event 1 creates a {created.kind} game for {created.seats} seats under rules "
-        f"{created.rules_version}, committed to seed {created.commitment}{chosen}."
+        f"{created.rules_version}, committed to seed {created.commitment}{chosen}; {seated}."
     )
+
+
+def _table_opened(bundle: Bundle) -> int | None:
+    """The seq of the game.table-opened among the settings that follow event 1, if any."""
+    settings = bundle.events[1 : 1 + len(_SETTING_TAGS)]
+    for seq, event in enumerate(settings, start=2):
+        try:
+            tag = _TAG.decode(event.body).type
+        except ValueError:  # msgspec.DecodeError, or bytes that are not UTF-8
+            return None
+        if tag == _OPENED_TAG:
+            return seq
+        if tag not in _SETTING_TAGS:
+            return None
+    return None
 
 
 def _canonical(value: msgspec.Raw) -> bytes:
@@ -240,8 +276,12 @@ def revealed_seed(bundle: Bundle) -> bytes | None:
 
 def check_seed(bundle: Bundle) -> CheckResult:
     if bundle.seed is None:
-        if bundle.status == "finished":
+        if bundle.status in ("finished", "cancelled"):
             return SEED.failed("The game is over but the bundle does not carry its seed.")
+        if bundle.status == "waiting":
+            return SEED.skipped(
+                "The table is still waiting for players: its seed stays secret until the end."
+            )
         return SEED.skipped("The game is still running: its seed stays secret until the end.")
     seed = revealed_seed(bundle)
     if seed is None:

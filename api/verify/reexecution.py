@@ -9,6 +9,7 @@ about the record, reported at the event where it happened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -16,8 +17,16 @@ import msgspec
 from api.bundle import Bundle, BundleCommand, BundleEvent
 from api.verify.report import Check, CheckResult
 from referee.kernel import Chance, Codec, GameOver, Played, RuleViolation, Table
-from referee.kernel.lifecycle import BotSeat, BotsSeated, TimeControl, TimeControlSet
+from referee.kernel.lifecycle import (
+    BotSeat,
+    BotsSeated,
+    SeatTaken,
+    TableOpened,
+    TimeControl,
+    TimeControlSet,
+)
 from referee.kernel.registry import AnyGame
+from referee.kernel.table import OpenTable
 from referee.kernel.wording import counted
 
 CHANCE = Check(
@@ -37,12 +46,16 @@ class SeedNeeded(Exception):
 
 
 class SealedChance(Chance):
-    """The chance of a game whose seed is still secret: any draw stops the re-execution."""
+    """The chance of a game whose seed is still secret: any draw stops the re-execution, and so
+    does keying an open table's stream once its last seat is taken (the key needs the seed)."""
 
     def __init__(self, cursor: int) -> None:
         super().__init__(b"", cursor)
 
     def word(self) -> int:
+        raise SeedNeeded
+
+    def for_seats(self, seat_entropies: Sequence[str]) -> Chance:
         raise SeedNeeded
 
 
@@ -100,6 +113,11 @@ def reexecute(
         return _from_the_start(bundle, game, seed)
     if bundle.seed is not None:
         reason = "The bundle's seed is unreadable (see seed)."
+    elif bundle.status == "waiting":
+        reason = (
+            "The table is still waiting for players: its draws are re-derived once its seed is "
+            "revealed."
+        )
     else:
         reason = "The game is still running: its draws are re-derived once its seed is revealed."
     chance = CHANCE.skipped(reason)
@@ -141,11 +159,17 @@ def _run(bundle: Bundle, game: AnyGame, seed: bytes, comparison: Comparison) -> 
     return divergence
 
 
+# What the rules may refuse of the creator's own sitting at an open table: its seat, its name.
+_CREATOR_REFUSALS = frozenset({"kernel.no-such-seat", "kernel.seat-taken"})
+
+
 def _open(bundle: Bundle, game: AnyGame, seed: bytes) -> tuple[Table, list[Played]] | Divergence:
     """The game opened again from its recorded parameters."""
+    creator_seq = None
     try:
         options = msgspec.json.decode(bundle.options, type=game.options_type)
-        time_control, bots = _table_settings(bundle)
+        settings = _table_settings(bundle)
+        creator_seq = settings.creator_seq
         return Table.open(
             game,
             options,
@@ -154,27 +178,65 @@ def _open(bundle: Bundle, game: AnyGame, seed: bytes) -> tuple[Table, list[Playe
             seed=seed,
             entropy=bundle.entropy,
             seed_chosen_by_creator=bundle.seed_chosen_by_creator,
-            time_control=time_control,
-            bots=bots,
+            time_control=settings.time_control,
+            bots=settings.bots,
             at=bundle.events[0].recorded_at if bundle.events else None,
+            open_table=settings.open_table,
         )
     except RuleViolation as error:
-        return Divergence(1, f"The rules refuse to open this game ({error.rule_id}).")
+        rule = error.rule_id
+        if creator_seq is not None and (
+            rule in _CREATOR_REFUSALS or rule.startswith("kernel.name-")
+        ):
+            return Divergence(creator_seq, f"The rules refuse the creator's sitting ({rule}).")
+        return Divergence(1, f"The rules refuse to open this game ({rule}).")
     except Exception as error:  # options the rules cannot read, a game that fails to set up
         return Divergence(1, f"The game does not open again: {type(error).__name__}.")
 
 
-def _table_settings(bundle: Bundle) -> tuple[TimeControl | None, tuple[BotSeat, ...]]:
-    """The time control and bots recorded right after event 1: creation parameters, as the
-    options are (the re-executed opening must then give these very events back)."""
+@dataclass(frozen=True)
+class TableSettings:
+    """How the table was set at its creation, as recorded in its creation step."""
+
     time_control: TimeControl | None = None
     bots: tuple[BotSeat, ...] = ()
-    for event in bundle.events[1:3]:
+    open_table: OpenTable | None = None
+    creator_seq: int | None = None  # the seq of the creator's sitting at an open table
+
+
+def _table_settings(bundle: Bundle) -> TableSettings:
+    """The time control, bots and open table recorded right after event 1, and the seat the
+    creator of an open table took in the creation step: creation parameters, as the options are
+    (the re-executed opening must then give these very events back). The bots' sittings are
+    not read: opening the table again seats the bots of `game.bots` itself."""
+    time_control: TimeControl | None = None
+    bots: tuple[BotSeat, ...] = ()
+    opened: TableOpened | None = None
+    for event in bundle.events[1:4]:
         if event.type == "game.time-control":
             time_control = msgspec.json.decode(event.body, type=TimeControlSet).time_control
         elif event.type == "game.bots":
             bots = msgspec.json.decode(event.body, type=BotsSeated).seats
-    return time_control, bots
+        elif event.type == "game.table-opened":
+            opened = msgspec.json.decode(event.body, type=TableOpened)
+    if opened is None:
+        return TableSettings(time_control, bots)
+    creator, creator_seq = _creator_sitting(bundle, {bot.seat for bot in bots})
+    open_table = OpenTable(opened.visibility, opened.expires_at, creator)
+    return TableSettings(time_control, bots, open_table, creator_seq)
+
+
+def _creator_sitting(bundle: Bundle, bot_seats: set[int]) -> tuple[SeatTaken | None, int | None]:
+    """The first sitting of the creation step at a seat no bot plays: the creator's (a second
+    one is no creation of this referee's, and re-execution finds it where it stands)."""
+    creation = bundle.commands[0].first_seq - 1 if bundle.commands else len(bundle.events)
+    for seq, event in enumerate(bundle.events[:creation], start=1):
+        if event.type != "game.seat-taken":
+            continue
+        taken = msgspec.json.decode(event.body, type=SeatTaken)
+        if taken.seat not in bot_seats:
+            return taken, seq
+    return None, None
 
 
 def _play(
@@ -230,6 +292,8 @@ def _without_seed(bundle: Bundle, game: AnyGame, played: list[Played]) -> CheckR
     commands = bundle.commands
     opening = commands[0].first_seq - 1 if commands else len(played)
     table = Table.replay(game, played[:opening])
+    # An open table's creation draws nothing; the deal comes with the sitting that fills it.
+    start = "The opening" if table.seating is None else "The table's creation"
     codec = Codec(game)
     checked = 0
     for command in commands:
@@ -251,9 +315,9 @@ def _without_seed(bundle: Bundle, game: AnyGame, played: list[Played]) -> CheckR
         checked += 1
     drew = len(commands) - checked
     needing = (
-        "The opening needs"
+        f"{start} needs"
         if drew == 0
-        else (f"The opening and {counted(drew, 'command')} that drew chance need")
+        else (f"{start} and {counted(drew, 'command')} that drew chance need")
     )
     return REEXECUTION.partial(
         f"{checked} of {counted(len(commands), 'command')} re-executed on the recorded state give "

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from api.bundle import Bundle
+from api.bundle import Bundle, BundleStatus
 from api.verify.reexecution import CHANCE, REEXECUTION
 from api.verify.report import Check, CheckResult
 from referee.kernel import Codec, GameCreated, Outcome, Played, SeedRevealed, Table
 from referee.kernel.registry import AnyGame, Registry, UnknownKind, UnknownRulesVersion
 from referee.kernel.wording import counted
+
+OVER = ("finished", "cancelled")
 
 RULES = Check("rules-version", "This referee has the rules the game was recorded under.")
 REPLAY = Check(
@@ -108,20 +110,35 @@ def _replayed(
     end = len(played) + 1
     if outcome.finished and not table.seed_revealed:
         return REPLAY.failed("The game is over but its seed was never revealed.", end), None
-    said = "finished" if outcome.finished else "active"
+    said = _status(table)
     if bundle.status != said:
-        seq = end if bundle.status == "finished" else None
+        # Said to be over, it lacks the events that end it; else the header is what is wrong.
+        seq = end if bundle.status in OVER and said not in OVER else None
         return REPLAY.failed(
             f"The game is recorded as {bundle.status}; its events say {said}.", seq
         ), None
-    where = (
-        f"the game is over, winners: {_seats(outcome.winners)}"
-        if outcome.finished
-        else f"the game goes on, to act: {_seats(table.to_act())}"
-    )
+    if said == "cancelled":
+        where = "the table was cancelled unfilled: nothing was dealt, nobody won"
+    elif said == "waiting":
+        where = f"the table waits for players, open seats: {_seats(_open_seats(table))}"
+    elif outcome.finished:
+        where = f"the game is over, winners: {_seats(outcome.winners)}"
+    else:
+        where = f"the game goes on, to act: {_seats(table.to_act())}"
     folded = counted(len(played), "event")
     result = REPLAY.passed(f"{folded} fold under {table.game.kind} rules; {where}.")
     return result, Replayed(played, outcome)
+
+
+def _status(table: Table) -> BundleStatus:
+    """The status the events give, as the API states it (api/views.py, `status_of`)."""
+    if table.outcome().finished:
+        return "cancelled" if table.seating is not None and table.seating.cancelled else "finished"
+    return "waiting" if table.waiting() else "active"
+
+
+def _open_seats(table: Table) -> tuple[int, ...]:
+    return () if table.seating is None else table.seating.open_seats()
 
 
 def _seats(seats: Iterable[int]) -> str:

@@ -253,7 +253,7 @@ def test_a_running_game_with_an_altered_bid_fails_without_its_seed() -> None:
         (b"", "not a game bundle"),
         (b"[1, 2]", "not a game bundle"),
         (b'{"format": "zip", "format_version": 1}', "format"),
-        (DATA.replace(b'"format_version":1', b'"format_version":2'), "version 2"),
+        (DATA.replace(b'"format_version":2', b'"format_version":3'), "version 3"),
         (DATA.replace(b'"seats":3', b'"seats":"3"'), "malformed"),
         (DATA[: len(DATA) // 2], "truncated"),
         (b" " * (MAX_BUNDLE_BYTES + 1), "at most"),
@@ -266,7 +266,7 @@ def test_what_is_not_a_bundle_is_refused_with_a_reason(data: bytes, words: str) 
 
 
 def test_the_format_version_is_the_documented_one() -> None:
-    assert json.loads(DATA)["format_version"] == FORMAT_VERSION == 1
+    assert json.loads(DATA)["format_version"] == FORMAT_VERSION == 2
     assert canonical_bytes(read_bundle(DATA)) == DATA
     assert read_bundle(DATA) == seal(BUNDLE)
 

@@ -6,6 +6,11 @@ the order RULES.md and CHANCE.md state. For every registered kind, games opened 
 the recorded corpus games must hold exactly the outcomes the seed, the game id and the entropy
 give, at the chance cursors CHANCE.md describes; a derivation with a wrong key must not.
 
+Open tables too (CHANCE.md, "Open tables"): the seat entropies are read from the recorded
+`game.seat-taken` and `game.seat-left` events as that section says, the key made with its length
+prefixes, and the opening found at the sitting that filled the table; careless derivations (no
+prefixes, the first sitter's entropy at a seat taken again, the order of sitting) must not agree.
+
 Only the opening is re-derived for every kind (the draws later in play, reshuffles and new deals,
 follow the same rules from the cursor the step before ended at); for Coyote every shuffle of whole
 games is re-derived too, from exported bundles read with nothing but the standard library.
@@ -20,18 +25,25 @@ import json
 import re
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from itertools import groupby
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
 
 from api.audit import Archive
+from api.service import GameService
 from referee.games import REGISTRY
 from referee.kernel import Table
+from referee.kernel.lifecycle import BotSeat, LeaveSeat, SeatTaken, Sit, TimeControl
+from referee.kernel.table import OpenTable
 from tests.corpus.generate import GAMES
+from tests.corpus.recorder import Player
 
 ROOT = Path(__file__).parents[2]
 CHANCE_MD = ROOT / "referee" / "kernel" / "CHANCE.md"
@@ -48,6 +60,19 @@ NewGame = Callable[..., Awaitable[str]]
 def chance_key(seed: bytes, game_id: str, entropy: str) -> bytes:
     """SHA-256(seed bytes ‖ UTF-8 game id ‖ UTF-8 entropy)."""
     return hashlib.sha256(seed + game_id.encode("utf-8") + entropy.encode("utf-8")).digest()
+
+
+def lp(text: str) -> bytes:
+    """CHANCE.md, "Open tables": a text's UTF-8 byte count as 4 bytes, big-endian, then its
+    bytes."""
+    data = text.encode("utf-8")
+    return len(data).to_bytes(4, "big") + data
+
+
+def open_table_key(seed: bytes, game_id: str, entropy: str, seat_entropies: list[str]) -> bytes:
+    """SHA-256(seed bytes ‖ lp(game id) ‖ lp(entropy) ‖ lp(e₀) ‖ … ‖ lp(eₙ₋₁))."""
+    texts = [game_id, entropy, *seat_entropies]
+    return hashlib.sha256(seed + b"".join(lp(text) for text in texts)).digest()
 
 
 class Stream:
@@ -100,6 +125,33 @@ def test_the_test_vectors_of_chance_md() -> None:
     # The seed enters the key as its bytes: its hex text gives other words.
     as_text = stream(seed=seed.hex().encode())
     assert [as_text.word() for _ in words] != words
+
+
+def test_the_open_table_vectors_of_chance_md() -> None:
+    """The open table's vectors: the key, its first words and a shuffle, from the text's key
+    (seed: 31 zero bytes, then 0x2a; game id `vector-game`; seats `alice`, ``, `bob's dice`)."""
+    vectors = CHANCE_MD.read_text().split("<!-- open-table-test-vectors -->")[1]
+    key_text, words_text, shuffle_text = re.findall(
+        r"^- Open table.*?(?=^- |\Z)", vectors, re.M | re.S
+    )
+    (key_hex,) = re.findall(r"`([0-9a-f]{64})`", key_text)
+    words = [int(word, 16) for word in re.findall(r"`(0x[0-9a-f]{16})`", words_text)]
+    (shuffled,) = [json.loads(listed) for listed in re.findall(r"`(\[[\d,\s]+\])`", shuffle_text)]
+    assert (len(words), len(shuffled)) == (5, 36)
+    seed = bytes(31) + b"\x2a"
+    key = open_table_key(seed, "vector-game", "", ["alice", "", "bob's dice"])
+    assert key.hex() == key_hex
+    first = Stream(key)
+    assert [first.word() for _ in words] == words
+    assert Stream(key).shuffle(range(36)) == shuffled
+    # Neither the creator's key nor the texts run together give these words.
+    for other in (
+        chance_key(seed, "vector-game", "alice" + "" + "bob's dice"),
+        hashlib.sha256(seed + b"vector-game" + b"alice" + b"bob's dice").digest(),
+        open_table_key(seed, "vector-game", "", ["alic", "e", "bob's dice"]),
+    ):
+        again = Stream(other)
+        assert [again.word() for _ in words] != words
 
 
 # -- canonical orders, as each RULES.md lists them -----------------------------------------------
@@ -190,7 +242,7 @@ def recorded_coyote(events: list[Json]) -> Json:
 def derive_manitou_island(stream: Stream, seats: int, options: Json) -> Json:
     """Manitou island's RULES.md, "Canonical order and how a deal is re-derived"; CHANCE.md,
     "Manitou island: the origin of a bordered board"."""
-    rounds = []
+    rounds: list[list[list[int]]] = []
     drawing = list(range(seats))
     while len(drawing) > 1 or not rounds:
         deck = stream.shuffle(range(40))
@@ -209,7 +261,7 @@ def derive_manitou_island(stream: Stream, seats: int, options: Json) -> Json:
         origin = {"q": column - row // 2, "r": row}
     deck = stream.shuffle(range(40))
     dealt = 5 * seats
-    hands = [[] for _ in range(seats)]
+    hands: list[list[int]] = [[] for _ in range(seats)]
     for k in range(dealt):
         hands[(first + k) % seats].append(deck[k])
     return {
@@ -380,27 +432,174 @@ CASES = [
 # luck in one game (one chance in three), not in all of them.
 SEEDS = [hashlib.sha256(b"chance spec %d" % index).digest() for index in range(8)]
 
+NAMES = ["Bea", "Cy", "Dee", "Eve", "Fay", "Gus"]
+
+
+@dataclass(frozen=True)
+class OpenCase:
+    """An open table: the creator's seat and the bots' taken at creation (all of them: dealt at
+    creation), then the players sit in the reverse order of the seats, the first of them getting
+    up again before another player takes that seat with other words (none given by the second
+    to sit)."""
+
+    kind: str
+    seats: int
+    options: Json = field(default_factory=dict)
+    entropy: str = ""
+    creator: int | None = None  # the seat its creator takes
+    bots: tuple[int, ...] = ()
+    timed: bool = False
+
+    @property
+    def name(self) -> str:
+        options = ",".join(f"{key}={value}" for key, value in self.options.items()) or "default"
+        creator = "" if self.creator is None else f"-creator{self.creator}"
+        bots = "".join(f"-bot{seat}" for seat in self.bots)
+        timed = "-timed" if self.timed else ""
+        return f"open-{self.kind}-{self.seats}-{options}{creator}{bots}{timed}"
+
+    def sittings(self) -> list[tuple[int, Sit | LeaveSeat]]:
+        taken = {*self.bots, *([] if self.creator is None else [self.creator])}
+        order = [seat for seat in reversed(range(self.seats)) if seat not in taken]
+        plan: list[tuple[int, Sit | LeaveSeat]] = []
+        if len(order) > 1:  # (one open seat: whoever sits fills the table, and stays)
+            plan += [
+                (order[0], Sit(name="Ann", entropy="ann's first words")),
+                (order[0], LeaveSeat()),
+            ]
+        for number, seat in enumerate(order):
+            name = NAMES[number]
+            plan.append((seat, Sit(name=name, entropy="" if number == 1 else f"{name}'s dice ✓")))
+        return plan
+
+
+OPEN_CASES = [
+    OpenCase("coyote", 3),
+    OpenCase("coyote", 5, {"shaman": True}, "table words", creator=2, bots=(0,)),
+    OpenCase("coyote", 3, creator=0, bots=(1, 2)),
+    OpenCase("manitou-island", 2, creator=0),
+    OpenCase("manitou-island", 4, {"borders": {}}, "des mots", bots=(3,), timed=True),
+    OpenCase("big-manitou", 2),
+    OpenCase("big-manitou", 3, {"random_cards": True}, creator=1),
+    OpenCase("wind-river", 4, creator=3, timed=True),
+    OpenCase("tribu", 4, bots=(1,)),
+    OpenCase("tribu", 2, {}, "due", creator=0, bots=(1,)),
+]
+
 
 # -- the checks -----------------------------------------------------------------------------------
+
+SETTINGS = ("game.time-control", "game.bots", "game.table-opened")
+
+
+def settings_after_event_1(events: list[Json]) -> list[str]:
+    """CHANCE.md: the table's settings that follow event 1, in their order."""
+    settings = []
+    for event in events[1:]:
+        if event["type"] not in SETTINGS:
+            break
+        settings.append(event["type"])
+    return settings
+
+
+def is_open_table(events: list[Json]) -> bool:
+    return "game.table-opened" in settings_after_event_1(events)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """An open table's seats when its last seat was taken, read as CHANCE.md says ("Where the
+    seat entropies are recorded"); and two careless readings of the same events."""
+
+    filling: int  # the index among the events of the game.seat-taken that filled the table
+    entropies: list[str]  # e₀ … eₙ₋₁: the entropy of whoever sat at each seat then
+    first_sitters: list[str]  # each seat's first sitter's entropy, whoever sat there last
+    in_sitting_order: list[str]  # the entropies held at the fill, in the order their owners sat
+
+
+def seated_at_fill(events: list[Json]) -> Seated:
+    seats = events[0]["seats"]
+    held: list[tuple[int, str] | None] = [None] * seats  # (when they sat, their entropy)
+    first: list[str | None] = [None] * seats
+    for index, event in enumerate(events):
+        if event["type"] == "game.seat-taken":
+            seat = event["seat"]
+            held[seat] = (index, event["entropy"])
+            first[seat] = event["entropy"] if first[seat] is None else first[seat]
+            sitters = [sitter for sitter in held if sitter is not None]
+            if len(sitters) == seats:
+                return Seated(
+                    filling=index,
+                    entropies=[entropy for _, entropy in sitters],
+                    first_sitters=[entropy or "" for entropy in first],
+                    in_sitting_order=[entropy for _, entropy in sorted(sitters)],
+                )
+        elif event["type"] == "game.seat-left":
+            held[event["seat"]] = None
+    raise AssertionError("the table was never filled: nothing was dealt")
 
 
 @dataclass(frozen=True)
 class RecordedOpening:
-    """A game's opening as a third party holds it: event 1 and the opening events as JSON, each
-    event's chance cursor, and what the stream is keyed with (the seed once revealed)."""
+    """A game's opening as a third party holds it: the events as JSON from event 1 to the end of
+    the step that dealt (the creation, or at an open table the sitting that filled it), each
+    event's chance cursor, what the stream is keyed with (the seed once revealed), and how many
+    events the creation step holds (event 1 and those that no command caused)."""
 
     game_id: str
     seed: bytes
     entropy: str
     events: list[Json]
     cursors: list[int]
+    creation: int
 
     @property
     def created(self) -> Json:
         return self.events[0]
 
+    @property
+    def seated(self) -> Seated | None:
+        """The seats at the fill of an open table; None at a table its creator seated."""
+        return seated_at_fill(self.events) if is_open_table(self.events) else None
+
+    def key(
+        self,
+        *,
+        seed: bytes | None = None,
+        game_id: str | None = None,
+        entropy: str | None = None,
+        seat_entropies: list[str] | None = None,
+    ) -> bytes:
+        """The key CHANCE.md gives this table (or with one of its inputs replaced)."""
+        seed = self.seed if seed is None else seed
+        game_id = self.game_id if game_id is None else game_id
+        entropy = self.entropy if entropy is None else entropy
+        seated = self.seated
+        if seated is None:
+            return chance_key(seed, game_id, entropy)
+        seats = seated.entropies if seat_entropies is None else seat_entropies
+        return open_table_key(seed, game_id, entropy, seats)
+
     def stream(self) -> Stream:
-        return Stream(chance_key(self.seed, self.game_id, self.entropy))
+        return Stream(self.key())
+
+    def setup(self) -> list[Json]:
+        """The events of the game's own opening draws: those after the settings at a table its
+        creator seated, after the filling sitting at an open table; the kernel's (a timed game's
+        clock) left out."""
+        seated = self.seated
+        start = 1 + len(settings_after_event_1(self.events)) if seated is None else seated.filling
+        return [event for event in self.events[start:] if not event["type"].startswith("game.")]
+
+    def expected_cursors(self, cursor: int) -> list[int]:
+        """CHANCE.md: event 1 and the settings carry 0; the step that deals carries `cursor`,
+        the words its opening read, on every event; at an open table every event before it, 0.
+        That step is the creation, or the sitting that filled the table."""
+        dealt = 1 + len(settings_after_event_1(self.events))
+        seated = self.seated
+        if seated is not None and seated.filling >= self.creation:
+            dealt = seated.filling
+        return [0] * dealt + [cursor] * (len(self.events) - dealt)
 
 
 def opened_in_process(case: Case, seed: bytes) -> RecordedOpening:
@@ -416,72 +615,154 @@ def opened_in_process(case: Case, seed: bytes) -> RecordedOpening:
         entropy=case.entropy,
         events=[json.loads(msgspec.json.encode(item.event)) for item in played],
         cursors=[item.chance_cursor for item in played],
+        creation=len(played),
+    )
+
+
+def opened_at_open_table(case: OpenCase, seed: bytes) -> RecordedOpening:
+    """An open table opened in process, its players seated with `Table.play`, to the deal."""
+    game = REGISTRY[case.kind]
+    game_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"chance-spec/{case.name}/{seed.hex()}"))
+    options = msgspec.convert(case.options, game.options_type)
+    at = datetime(2026, 5, 1, 12, tzinfo=UTC)
+    creator = None
+    if case.creator is not None:
+        creator = SeatTaken(seat=case.creator, name="Creator", entropy="the creator's words")
+    table, played = Table.open(
+        game,
+        options,
+        case.seats,
+        game_id=game_id,
+        seed=seed,
+        entropy=case.entropy,
+        time_control=TimeControl(per_move_seconds=60) if case.timed else None,
+        bots=[BotSeat(seat=seat) for seat in case.bots],
+        at=at,
+        open_table=OpenTable("public", at + timedelta(hours=1), creator),
+    )
+    creation = len(played)
+    for number, (seat, command) in enumerate(case.sittings(), start=1):
+        assert table.waiting()
+        chance = table.chance_for(seed, game_id)
+        played += table.play(seat, command, chance, at=at + timedelta(seconds=number))
+    assert not table.waiting() and table.to_act(), "the last sitting dealt"
+    return RecordedOpening(
+        game_id=game_id,
+        seed=seed,
+        entropy=case.entropy,
+        events=[json.loads(msgspec.json.encode(item.event)) for item in played],
+        cursors=[item.chance_cursor for item in played],
+        creation=creation,
     )
 
 
 def recorded_in_bundle(bundle: Json) -> RecordedOpening:
-    """The opening of an exported game: event 1 and the events before the first command."""
-    opening = []
-    for event in bundle["events"]:
-        if event["command_id"] is not None:
-            break
-        opening.append(event)
+    """The opening of an exported game: its events up to the end of the step that dealt (the
+    creation, or at an open table the sitting that filled it; a step is the creation's events,
+    with no command, or one command's)."""
+    events = [json.loads(base64.b64decode(event["body"])) for event in bundle["events"]]
+    indices = range(len(events))
+    steps = [
+        list(step)
+        for _, step in groupby(indices, key=lambda index: bundle["events"][index]["command_id"])
+    ]
+    dealt = seated_at_fill(events).filling if is_open_table(events) else 0
+    end = next(step[-1] + 1 for step in steps if dealt in step)
     return RecordedOpening(
         game_id=bundle["game_id"],
         seed=bytes.fromhex(bundle["seed"]),
         entropy=bundle["entropy"],
-        events=[json.loads(base64.b64decode(event["body"])) for event in opening],
-        cursors=[event["chance_cursor"] for event in opening],
+        events=events[:end],
+        cursors=[event["chance_cursor"] for event in bundle["events"][:end]],
+        creation=len(steps[0]),
     )
 
 
 def check_opening(opening: RecordedOpening) -> Json:
     """The recorded outcomes of the opening's draws are the ones the stream gives, at the
     cursors CHANCE.md states; those outcomes."""
-    created, *events = opening.events
-    assert created["type"] == "game.created" and events
+    created = opening.created
+    assert created["type"] == "game.created" and len(opening.events) > 1
     assert hashlib.sha256(opening.seed).hexdigest() == created["commitment"]
     assert created["entropy"] == opening.entropy
     kind = OPENINGS[created["kind"]]
     stream = opening.stream()
-    recorded = kind.recorded(events)
+    recorded = kind.recorded(opening.setup())
     assert kind.derive(stream, created["seats"], created["options"]) == recorded
-    # game.created is written before any draw; every other opening event carries the words
-    # the whole opening read, not those read up to that event.
-    assert opening.cursors == [0] + [stream.cursor] * len(events)
+    # Event 1 (and the settings) are written before any draw; every event of the step that
+    # dealt carries the words its whole opening read, not those read up to that event.
+    assert opening.cursors == opening.expected_cursors(stream.cursor)
     return recorded
 
 
 # Keys and starts a careless third party might use: none may give the recorded outcomes.
 WRONG_STREAMS: dict[str, Callable[[RecordedOpening], Stream]] = {
     "the seed's hex text in the key": lambda opening: Stream(
-        chance_key(opening.seed.hex().encode(), opening.game_id, opening.entropy)
+        opening.key(seed=opening.seed.hex().encode())
     ),
     "another entropy (none when there is one)": lambda opening: Stream(
-        chance_key(opening.seed, opening.game_id, "" if opening.entropy else "entropy")
+        opening.key(entropy="" if opening.entropy else "entropy")
     ),
-    "another game id": lambda opening: Stream(
-        chance_key(opening.seed, opening.game_id.upper(), opening.entropy)
-    ),
-    "the stream read from word 1": lambda opening: Stream(opening.stream().key, cursor=1),
+    "another game id": lambda opening: Stream(opening.key(game_id=opening.game_id.upper())),
+    "the stream read from word 1": lambda opening: Stream(opening.key(), cursor=1),
 }
 
 
-def check_wrong_streams_disagree(openings: list[RecordedOpening], recorded: list[Json]) -> None:
-    for wrong, stream_of in WRONG_STREAMS.items():
+def _seated(opening: RecordedOpening) -> Seated:
+    seated = opening.seated
+    assert seated is not None
+    return seated
+
+
+# And readings of an open table's seats that CHANCE.md rules out.
+WRONG_OPEN_STREAMS: dict[str, Callable[[RecordedOpening], Stream]] = {
+    "the creator's key, without the seats": lambda opening: Stream(
+        chance_key(opening.seed, opening.game_id, opening.entropy)
+    ),
+    "the texts without their length prefixes": lambda opening: Stream(
+        hashlib.sha256(
+            opening.seed
+            + "".join([opening.game_id, opening.entropy, *_seated(opening).entropies]).encode()
+        ).digest()
+    ),
+    "the first sitter's entropy at a seat taken again": lambda opening: Stream(
+        opening.key(seat_entropies=_seated(opening).first_sitters)
+    ),
+    "the entropies in the order their players sat": lambda opening: Stream(
+        opening.key(seat_entropies=_seated(opening).in_sitting_order)
+    ),
+}
+
+
+def check_wrong_streams_disagree(
+    openings: list[RecordedOpening],
+    recorded: list[Json],
+    wrong_streams: dict[str, Callable[[RecordedOpening], Stream]] = WRONG_STREAMS,
+) -> None:
+    """Each wrong stream, on the openings where it is another stream than the right one (a
+    reading of the seats can be right by luck: no seat taken again), gives other outcomes."""
+    for wrong, stream_of in wrong_streams.items():
+        differing = [
+            (opening, outcome)
+            for opening, outcome in zip(openings, recorded, strict=True)
+            if (stream_of(opening).key, stream_of(opening).cursor) != (opening.key(), 0)
+        ]
         derived = [
             OPENINGS[opening.created["kind"]].derive(
                 stream_of(opening), opening.created["seats"], opening.created["options"]
             )
-            for opening in openings
+            for opening, _ in differing
         ]
-        assert derived != recorded, f"a derivation from {wrong} agrees with the events"
+        assert derived != [outcome for _, outcome in differing] or not differing, (
+            f"a derivation from {wrong} agrees with the events"
+        )
 
 
 def test_every_registered_kind_has_a_derivation_and_cases() -> None:
     kinds = [game.kind for game in REGISTRY]
     assert [kind for kind in kinds if kind not in OPENINGS] == [], "derive its opening here"
     assert [kind for kind in kinds if all(case.kind != kind for case in CASES)] == []
+    assert [kind for kind in kinds if all(case.kind != kind for case in OPEN_CASES)] == []
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
@@ -489,6 +770,30 @@ def test_the_opening_follows_from_the_seed(case: Case) -> None:
     openings = [opened_in_process(case, seed) for seed in SEEDS]
     recorded = [check_opening(opening) for opening in openings]
     check_wrong_streams_disagree(openings, recorded)
+
+
+@pytest.mark.parametrize("case", OPEN_CASES, ids=lambda case: case.name)
+def test_the_opening_of_an_open_table_follows_from_the_seed_and_the_seats(case: OpenCase) -> None:
+    openings = [opened_at_open_table(case, seed) for seed in SEEDS]
+    assert all(opening.seated is not None for opening in openings)
+    recorded = [check_opening(opening) for opening in openings]
+    check_wrong_streams_disagree(openings, recorded)
+    check_wrong_streams_disagree(openings, recorded, WRONG_OPEN_STREAMS)
+
+
+def test_the_open_cases_reach_every_reading_of_the_seats() -> None:
+    """Somewhere a seat is taken again with other words, players sit out of seat order, a seat
+    is given no entropy, the table is full at creation, and a timed game's clock is read."""
+    seated = [
+        (opening, _seated(opening))
+        for opening in (opened_at_open_table(case, SEEDS[0]) for case in OPEN_CASES)
+    ]
+    assert any(seats.first_sitters != seats.entropies for _, seats in seated)
+    assert any(seats.in_sitting_order != seats.entropies for _, seats in seated)
+    assert any("" in seats.entropies for _, seats in seated)
+    assert any(seats.filling < opening.creation for opening, seats in seated)
+    assert any(seats.filling >= opening.creation for opening, seats in seated)
+    assert any(event["type"] == "game.clock" for opening, _ in seated for event in opening.events)
 
 
 def test_the_cases_reach_every_draw_of_an_opening() -> None:
@@ -499,9 +804,9 @@ def test_the_cases_reach_every_draw_of_an_opening() -> None:
         if case.kind == "manitou-island"
         for seed in SEEDS
     ]
-    rounds = [recorded_manitou_island(opening.events[1:])["rounds"] for opening in manitou]
+    rounds = [recorded_manitou_island(opening.setup())["rounds"] for opening in manitou]
     assert any(len(draws) > 1 for draws in rounds), "no seed gives a first-player tie"
-    origins = {json.dumps(recorded_manitou_island(o.events[1:])["origin"]) for o in manitou}
+    origins = {json.dumps(recorded_manitou_island(o.setup())["origin"]) for o in manitou}
     assert len(origins) > 3, "the origin of a bordered board is drawn"
 
 
@@ -529,9 +834,11 @@ def rederive_coyote(bundle: Json) -> int:
     assert len(deck) == 36
     seed = bytes.fromhex(bundle["seed"])
     assert hashlib.sha256(seed).hexdigest() == bundle["commitment"]
-    key = chance_key(seed, bundle["game_id"], bundle["entropy"])
-    assert check_opening(recorded_in_bundle(bundle))
+    opening = recorded_in_bundle(bundle)
+    assert check_opening(opening)
+    key = opening.key()  # an open table's covers the seats' entropies
     shuffles = 0
+    first_round = True
     cursor = 0  # every step (the opening, a command) starts where the one before ended
     for _, step in groupby(coyote_events(bundle), key=lambda event: event["command_id"]):
         events = list(step)
@@ -542,8 +849,9 @@ def rederive_coyote(bundle: Json) -> int:
                 assert all(card == deck[card["id"]] for card in order)
                 assert stream.shuffle(sorted(order, key=lambda card: card["id"])) == order
                 shuffles += 1
-            elif event["event"]["type"] == "coyote.round-started" and events[0]["seq"] == 1:
+            elif event["event"]["type"] == "coyote.round-started" and first_round:
                 stream.uniform(bundle["seats"])  # the first player, checked by check_opening
+                first_round = False
         assert stream.cursor == events[-1]["chance_cursor"], "every word a step drew is counted"
         cursor = stream.cursor
     return shuffles
@@ -558,6 +866,51 @@ async def test_a_coyote_game_played_through_the_service(
     bundle = json.loads(data)
     assert bundle["entropy"] == "our own words: 7 1 4" and not bundle["seed_chosen_by_creator"]
     assert rederive_coyote(bundle) >= 1
+
+
+async def test_a_coyote_open_table_seated_and_played_through_the_api(
+    client: AsyncTestClient[Litestar], service: GameService
+) -> None:
+    """An open table through the API: its creator and a bot seated at creation, strangers
+    sitting with words of their own, one getting up and another taking the seat; played to the
+    end, exported, and every shuffle re-derived from the bundle with the seats' entropies."""
+    body = {
+        "kind": "coyote",
+        "seats": 5,
+        "entropy": "the table's words",
+        "bots": [{"seat": 4}],
+        "open_table": {"creator": {"name": "Ann", "entropy": "ann's dice ✓", "seat": 1}},
+    }
+    created = await client.post("/v1/games", json=body)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    seats = f"/v1/games/{game_id}/seats"
+
+    async def sit(name: str, seat: int, entropy: str) -> str:
+        sat = await client.post(seats, json={"name": name, "seat": seat, "entropy": entropy})
+        assert sat.status_code == 201, sat.text
+        token: str = sat.json()["token"]
+        return token
+
+    cy = await sit("Cy", 3, "cy's first words")
+    await sit("Bob", 2, "")
+    left = await client.delete(f"{seats}/3", headers={"Authorization": f"Bearer {cy}"})
+    assert left.status_code == 200, left.text
+    await sit("Dee", 3, "dee's words")
+    await sit("Eve", 0, "eve")  # the last seat: the deal
+    player = Player("open coyote")
+    while not (table := await service.table(game_id)).outcome().finished:
+        await service.play(game_id, *player.choose(table))
+    exported = await client.get(f"/v1/games/{game_id}/export")
+    assert exported.status_code == 200, exported.text
+    bundle = json.loads(exported.content)
+    assert bundle["seating"] == "open" and bundle["status"] == "finished"
+    opening = recorded_in_bundle(bundle)
+    assert _seated(opening).entropies == ["eve", "ann's dice ✓", "", "dee's words", ""]
+    assert rederive_coyote(bundle) >= 1
+    recorded = [check_opening(opening)]
+    check_wrong_streams_disagree([opening], recorded)
+    check_wrong_streams_disagree([opening], recorded, WRONG_OPEN_STREAMS)
 
 
 def test_every_shuffle_of_the_recorded_coyote_games() -> None:

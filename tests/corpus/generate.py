@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from api.bundle import Bundle, encode_bundle
+from api.bundle import Bundle, encode_bundle, seal
 from api.verify import verify
 from referee.games import REGISTRY
 from referee.kernel import RuleViolation
@@ -50,6 +50,9 @@ class Spec:
     # The rules version it is played under: each game stays recorded under the version it was
     # recorded with, and a kind's new version gets games of its own.
     rules_version: str = "1"
+    # The bundle format it is written in: a game stays in the format it was recorded in (the
+    # corpus keeps version 1 files, which every verifier must go on reading).
+    format_version: int = 1
 
     @property
     def path(self) -> Path:
@@ -107,7 +110,10 @@ def record(spec: Spec, registry: Registry = REGISTRY) -> Bundle:
         entropy=f"corpus {spec.name}",
     )
     play_out(recorder, Player(spec.name, spec.by_kind), max_commands=20_000)
-    return recorder.bundle()
+    bundle = recorder.bundle()
+    if bundle.format_version == spec.format_version:
+        return bundle
+    return seal(msgspec.structs.replace(bundle, format_version=spec.format_version))
 
 
 def manifest_entry(spec: Spec, bundle: Bundle) -> dict[str, Any]:

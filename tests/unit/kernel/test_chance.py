@@ -11,9 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.kernel.chance import Chance, NoChance, commitment
+from referee.kernel.chance import (
+    Chance,
+    NoChance,
+    WaitingChance,
+    chance_key,
+    commitment,
+    open_table_key,
+)
 
 SEED = bytes.fromhex("00" * 31 + "2a")
+SEAT_ENTROPIES = ["alice", "", "bob's dice"]  # CHANCE.md's open table, seats 0, 1, 2
 
 
 def reference_words(seed: bytes, game_id: str, entropy: str) -> Iterator[int]:
@@ -66,6 +74,125 @@ def test_pinned_shuffle_with_entropy() -> None:
         4, 14, 15, 24, 27, 6, 1, 16, 34, 30, 20, 29, 25, 19, 28, 13, 22, 23,
         33, 35, 5, 3, 10, 32, 26, 18, 9, 12, 2, 8, 11, 21, 17, 0, 7, 31,
     ]  # fmt: skip
+
+
+# -- open tables (CHANCE.md, "Open tables"), pinned the same way ----------------------------------
+
+
+def reference_open_table_key(seed: bytes, game_id: str, entropy: str, seats: list[str]) -> bytes:
+    """CHANCE.md's open-table key, transcribed: every text after the seed length-prefixed."""
+
+    def lp(text: str) -> bytes:
+        data = text.encode("utf-8")
+        return len(data).to_bytes(4, "big") + data
+
+    return hashlib.sha256(seed + b"".join(lp(text) for text in [game_id, entropy, *seats])).digest()
+
+
+def test_pinned_open_table_key() -> None:
+    key = open_table_key(SEED, "vector-game", "", SEAT_ENTROPIES)
+    assert key.hex() == "c5945c8ef65a1f490da9b4ede5872f864b41731d8badb634d5d1c621c50f61f5"
+    hashed = (
+        SEED
+        + bytes.fromhex("0000000b") + b"vector-game"
+        + bytes.fromhex("00000000")
+        + bytes.fromhex("00000005") + b"alice"
+        + bytes.fromhex("00000000")
+        + bytes.fromhex("0000000a") + b"bob's dice"
+    )  # fmt: skip
+    assert key == hashlib.sha256(hashed).digest()
+
+
+def test_pinned_open_table_words() -> None:
+    chance = Chance(open_table_key(SEED, "vector-game", "", SEAT_ENTROPIES))
+    assert [chance.word() for _ in range(5)] == [
+        0x1626F080C4C0ED86,
+        0x8241435F7F9B4925,
+        0x1D6189D8A836582B,
+        0x10856BB71DE163C1,
+        0xD615CA553C77AAE4,
+    ]
+
+
+def test_pinned_open_table_shuffle() -> None:
+    chance = Chance(open_table_key(SEED, "vector-game", "", SEAT_ENTROPIES))
+    assert chance.shuffle(range(36)) == [
+        8, 35, 32, 10, 30, 29, 6, 13, 31, 1, 34, 0, 28, 9, 20, 2, 3, 27,
+        17, 11, 21, 5, 23, 18, 15, 22, 7, 14, 12, 19, 25, 4, 16, 33, 24, 26,
+    ]  # fmt: skip
+    assert chance.cursor == 35
+
+
+def test_a_waiting_table_keys_its_stream_with_every_seat_at_the_same_cursor() -> None:
+    """The stream a waiting table's chance gives once its seats are known is the open-table
+    key's, from the cursor it stood at; before that it draws nothing."""
+    waiting = WaitingChance(lambda seats: open_table_key(SEED, "vector-game", "", seats))
+    with pytest.raises(RuntimeError):
+        waiting.word()
+    keyed = waiting.for_seats(SEAT_ENTROPIES)
+    expected = Chance(open_table_key(SEED, "vector-game", "", SEAT_ENTROPIES))
+    assert keyed.cursor == 0
+    assert [keyed.word() for _ in range(9)] == [expected.word() for _ in range(9)]
+    with pytest.raises(RuntimeError):
+        Chance(SEED).for_seats(SEAT_ENTROPIES)  # only a waiting table's chance is keyed so
+
+
+@pytest.mark.parametrize(
+    "moved",
+    [
+        ("vector-game", "", ["alic", "e", "bob's dice"]),  # a byte from one seat to the next
+        ("vector-game", "", ["alice", "bob's dice", ""]),  # an entropy to another seat
+        ("vector-game", "", ["alice", "", "bob's", " dice"]),  # a seat more, texts cut otherwise
+        ("vector-game", "alice", ["", "", "bob's dice"]),  # from a seat to the table's entropy
+        ("vector-gam", "e", SEAT_ENTROPIES),  # from the game id to the entropy
+    ],
+    ids=["between-seats", "between-seats-whole", "split", "seat-to-table", "id-to-entropy"],
+)
+def test_moving_bytes_between_texts_changes_the_open_table_key(
+    moved: tuple[str, str, list[str]],
+) -> None:
+    """The same bytes in the same order, cut otherwise: only the length prefixes tell them
+    apart, and they do."""
+    game_id, entropy, seats = moved
+    base = ("vector-game", "", SEAT_ENTROPIES)
+    assert "".join([game_id, entropy, *seats]) == "".join([base[0], base[1], *base[2]])
+    key = open_table_key(SEED, game_id, entropy, seats)
+    assert key != open_table_key(SEED, *base)
+    assert key == reference_open_table_key(SEED, game_id, entropy, seats)
+    # Without the prefixes (the creator's key over the same bytes) the two would be one key.
+    unprefixed = hashlib.sha256(SEED + "".join([game_id, entropy, *seats]).encode()).digest()
+    assert unprefixed == hashlib.sha256(SEED + b"vector-gamealicebob's dice").digest()
+
+
+def test_a_creator_table_key_is_another() -> None:
+    """The same seed, game id and entropy: the table its creator seated has the unprefixed key,
+    whatever its seats would have added, and another stream."""
+    creator = chance_key(SEED, "vector-game", "")
+    assert creator == hashlib.sha256(SEED + b"vector-game").digest()
+    assert creator != open_table_key(SEED, "vector-game", "", SEAT_ENTROPIES)
+    assert creator != open_table_key(SEED, "vector-game", "", ["", "", ""])
+    assert creator != open_table_key(SEED, "vector-game", "", [])
+    silent_seats = open_table_key(SEED, "vector-game", "", ["", "", ""])
+    assert Chance(creator).shuffle(range(36)) != Chance(silent_seats).shuffle(range(36))
+
+
+def test_empty_seat_entropies_still_count() -> None:
+    """Each seat takes its place in the key, empty or not: the number of seats changes it."""
+    keys = {open_table_key(SEED, "g", "", [""] * seats).hex() for seats in range(7)}
+    assert len(keys) == 7
+
+
+@given(
+    seed=st.binary(min_size=1, max_size=64),
+    game_id=st.text(max_size=20),
+    entropy=st.text(max_size=20),
+    seats=st.lists(st.text(max_size=12), min_size=2, max_size=6),
+)
+def test_open_table_key_matches_reference(
+    seed: bytes, game_id: str, entropy: str, seats: list[str]
+) -> None:
+    key = open_table_key(seed, game_id, entropy, seats)
+    assert key == reference_open_table_key(seed, game_id, entropy, seats)
 
 
 @given(
