@@ -537,7 +537,7 @@ class GameService:
             if idempotency_key is not None:
                 earlier = await self._store.find_sitting(game_id, idempotency_key)
                 if earlier is not None:
-                    return await self._sat_before(game_id, earlier, body, idempotency_key)
+                    return await self._sat_before(game_id, earlier, body, idempotency_key, seat)
             chosen = _seat_to_take(table, seat)
             seed = loaded.seed or await self._store.seed(game_id)
             now = max(self.clock(), loaded.recorded_at or self.clock())
@@ -561,19 +561,25 @@ class GameService:
             except VersionConflict:
                 continue  # someone sat or left first: look again
             if result.replayed:  # the same key, in a race with this very request
-                return await self._sat_before(game_id, result, body, idempotency_key)
+                return await self._sat_before(game_id, result, body, idempotency_key, seat)
             self._cache.put(game_id, table, seed, _last_time(result.events))
             events = self._decode(table.game, result.events)
             return SitResult(table, chosen, token, events, replayed=False)
         raise RaceLost(f"Concurrent sittings won {MAX_ATTEMPTS} times in a row; try again.")
 
     async def _sat_before(
-        self, game_id: str, earlier: AppendResult, body: bytes, idempotency_key: str | None
+        self,
+        game_id: str,
+        earlier: AppendResult,
+        body: bytes,
+        idempotency_key: str | None,
+        seat_asked: Seat | None,
     ) -> SitResult:
-        """A sitting retried with its Idempotency-Key: the first answer, its token again."""
+        """A sitting retried with its Idempotency-Key: the first answer, its token again. The
+        same request is the same name and entropy, and no other seat asked for than taken."""
         assert idempotency_key is not None and earlier.command is not None
         seat = earlier.command.seat
-        if earlier.command.body != body or seat is None:
+        if earlier.command.body != body or seat is None or seat_asked not in (None, seat):
             raise IdempotencyKeyReused(game_id)
         sitting = earlier.command.first_seq
         for key_id in self._store.seed_keys.ids:

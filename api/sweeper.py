@@ -97,6 +97,9 @@ class Sweeper:
         self._pacer = BotPacer(bot_share)
         self._rng = rng or random.Random()
         self._visits: dict[str, asyncio.Task[int]] = {}
+        # Games nudged while a visit was under way: that visit may have looked before the move
+        # that made a bot's turn, so they are visited again when it ends.
+        self._again: set[str] = set()
         self._failing: dict[str, tuple[datetime, float]] = {}  # game: (rests until, rest)
 
     async def run(self) -> None:
@@ -143,14 +146,25 @@ class Sweeper:
     def nudge(self, game_id: str, table: Table) -> None:
         """Play the server's bots in this game now, if one is to move (in the background)."""
         to_act = table.to_act()
-        if game_id in self._visits or not any(bot.seat in to_act for bot in table.bots):
+        if not any(bot.seat in to_act for bot in table.bots):
             return
+        if game_id in self._visits:
+            self._again.add(game_id)
+            return
+        self._visit(game_id)
+
+    def _visit(self, game_id: str) -> None:
         visit = asyncio.ensure_future(self.attend(game_id))
         self._visits[game_id] = visit
         visit.add_done_callback(partial(self._visited, game_id))
 
     def _visited(self, game_id: str, visit: asyncio.Task[int]) -> None:
         self._visits.pop(game_id, None)
+        if game_id in self._again and not visit.cancelled() and visit.exception() is None:
+            self._again.discard(game_id)
+            self._visit(game_id)
+            return
+        self._again.discard(game_id)
         if not visit.cancelled() and (error := visit.exception()) is not None:
             # The next sweep finds the game due again (its wake_at has passed).
             if isinstance(error, NoLegalCommand):

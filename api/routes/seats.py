@@ -49,7 +49,9 @@ SittingKey = Annotated[
     ),
 ]
 MAX_SEATS = 9999  # what a seat token can name (api.tokens)
-GUESS_REFUSAL = "Too many sittings at tables that were not found; retry in {seconds} s."
+GUESS_REFUSAL = (
+    "Too many sittings with invitation codes or at tables not found; retry in {seconds} s."
+)
 
 
 @post(
@@ -83,10 +85,14 @@ async def take_seat(
 
     Without a `seat`, the first open one is taken. A seat that is taken (also by a sitting that
     won a race to it) is a 409 `seat-taken`. A private table needs its `invitation_code`; a
-    wrong code is answered exactly as a game that does not exist (404), and such answers are
-    limited per client (429). The sitting that takes the last seat deals the game."""
+    wrong code is answered exactly as a game that does not exist (404). Sittings with a code,
+    and those answered 404, are limited per client (429, before any code is checked). The
+    sitting that takes the last seat deals the game. A retry with the same `Idempotency-Key`
+    is answered as the first sitting was (`replayed: true`)."""
     body = strict_body(data, SitRequest)
     bind(game_id=str(game_id))
+    if body.invitation_code is not None:  # every guess is counted before any is checked
+        spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
     try:
         result = await service.sit(
             str(game_id),
@@ -95,12 +101,13 @@ async def take_seat(
             invitation_code=body.invitation_code,
             idempotency_key=idempotency_key,
         )
-    except StreamNotFound:
-        spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
+    except StreamNotFound:  # no such game, or a private one without its code
+        if body.invitation_code is None:
+            spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
         raise
     bind(seat=result.seat)
     sweeper_in(state).nudge(str(game_id), result.table)
-    return Response(seat_granted(str(game_id), result), status_code=200 if result.replayed else 201)
+    return Response(seat_granted(str(game_id), result), status_code=201)
 
 
 @delete(
