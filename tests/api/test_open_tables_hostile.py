@@ -72,10 +72,10 @@ def stingy_server(database_url: str, server_log: Path) -> Iterator[Server]:
 
 @pytest.fixture
 def sweeping_server(database_url: str, server_log: Path) -> Iterator[Server]:
-    """A server with its sweeper on, for the test of bots alone (stopped after it): a bot's move
-    is made on a nudge, and by the next sweep if the nudge finds the bots of that game still
-    busy; without a sweeper such a game would wait for ever."""
-    started = start_server(database_url, server_log / "sweeping.log", sweep_interval_seconds=0.5)
+    """A server whose sweeper never sweeps, for the test of bots alone (stopped after it): a
+    bot's move is made on a nudge alone, also one that comes while the bots of that game are
+    still busy with the previous one (it is visited again)."""
+    started = start_server(database_url, server_log / "sweeping.log", sweep_interval_seconds=0)
     yield started
     stop_server(started)
 
