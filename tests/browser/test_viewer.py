@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import FilePayload, Page, expect
 
 from tests.api.helpers import Game, create_game, play_on
 from tests.browser.drawn import HIDDEN, drawn, expected
@@ -246,10 +246,8 @@ async def test_a_tampered_bundle_fails_at_the_altered_event(
     report = (await api.post("/v1/audits", content=bad)).json()
     assert report["verdict"] == "failed" and report["first_bad_seq"] == altered
     await page.goto("/")
-    await page.set_input_files(
-        "#bundle-file",
-        files=[{"name": "tampered.json", "mimeType": "application/json", "buffer": bad}],
-    )
+    upload: FilePayload = {"name": "tampered.json", "mimeType": "application/json", "buffer": bad}
+    await page.set_input_files("#bundle-file", files=[upload])
     verification = page.locator("#verification")
     await expect(verification.locator("[data-overall]")).to_have_attribute(
         "data-overall", "failed", timeout=PATIENCE_MS

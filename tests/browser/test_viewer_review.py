@@ -13,17 +13,9 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from tests.api.helpers import create_game, play, play_on
-from tests.browser.viewer import PATIENCE_MS, finished_game, open_game, show, table_at
+from tests.browser.viewer import PATIENCE_MS, WIDTHS, finished_game, open_game, show, table_at
 from tests.servers import Server
 
-# The page's width and its viewport's, and the first elements that reach past it (to say which).
-WIDTHS = """() => {
-  const page = document.scrollingElement;
-  const wide = [...document.querySelectorAll("body *")]
-    .filter((element) => element.getBoundingClientRect().right > page.clientWidth + 0.5)
-    .slice(0, 8).map((element) => `${element.tagName}.${element.className}#${element.id}`);
-  return [page.scrollWidth, page.clientWidth, wide];
-}"""
 TIMED = {"total_seconds": 600, "per_move_seconds": 300}
 
 

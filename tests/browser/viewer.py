@@ -11,6 +11,15 @@ from tests.api.helpers import Game, create_game, play_on
 
 PATIENCE_MS = 15_000  # how long a page may take to settle here; never a measured duration
 
+# The page's width and its viewport's, and the first elements that reach past it (to say which).
+WIDTHS = """() => {
+  const page = document.scrollingElement;
+  const wide = [...document.querySelectorAll("body *")]
+    .filter((element) => element.getBoundingClientRect().right > page.clientWidth + 0.5)
+    .slice(0, 8).map((element) => `${element.tagName}.${element.className}#${element.id}`);
+  return [page.scrollWidth, page.clientWidth, wide];
+}"""
+
 
 async def open_game(page: Page, game_id: str, base: str = "") -> None:
     await page.goto(f"{base}/games/{game_id}")
@@ -30,11 +39,12 @@ async def show(page: Page, seq: int) -> None:
     await table_at(page, seq)
 
 
-async def view_as(page: Page, token: str, seat: int) -> None:
+async def view_as(page: Page, token: str, seat: int, shown: str | None = None) -> None:
+    """Pastes the token; the page then says it views as the seat (`shown`: as it names it)."""
     await page.fill("#seat-token", token)
     await page.click("#seat-form button[type=submit]")
     await expect(page.locator("#viewing")).to_have_text(
-        f"Viewing as Seat {seat}.", timeout=PATIENCE_MS
+        f"Viewing as {shown or f'Seat {seat}'}.", timeout=PATIENCE_MS
     )
     await page.wait_for_selector(f'#board[data-viewer="{seat}"]', timeout=PATIENCE_MS)
 

@@ -9,6 +9,22 @@ export const short = (hex) => (hex ? `${hex.slice(0, 16)}…` : "");
 
 const seconds = (value) => (value === null || value === undefined ? "no limit" : `${value} s`);
 
+/** A moment in the reader's own time and language. */
+export const when = (time) => new Date(time).toLocaleString();
+
+/** Seats by number in words: [1] -> "seat 1", [1, 2] -> "seats 1 and 2". */
+export const seatNumbers = (seats) => `${seats.length === 1 ? "seat" : "seats"} ${listed(seats.map(String))}`;
+
+// Characters that would reorder or hide the sentence around them (a player's entropy is any text).
+const UNSAFE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A player's entropy as said in a sentence: quoted, cut short when long, and each character
+ * that would reorder or hide the text around it shown as "�" (the JSON has it as it is). */
+const quoted = (text) => {
+  const safe = text.replace(UNSAFE, "\ufffd");
+  return `“${safe.length > 40 ? `${safe.slice(0, 40)}…` : safe}”`;
+};
+
 const KERNEL = {
   "game.created": (e) =>
     `A game of ${e.kind} for ${e.seats} players is set up (rules version ${e.rules_version}); ` +
@@ -22,6 +38,16 @@ const KERNEL = {
   "game.clock": (e) => `The referee's clock reads ${e.at}.`,
   "game.bots": (e) =>
     `The referee plays ${listed(e.seats.map((bot) => `${seatName(bot.seat)} (${bot.strategy})`))}.`,
+  "game.table-opened": (e) =>
+    `The table is opened: players take their own seats (${e.visibility === "private"
+      ? "with the invitation code: the table is not listed" : "anyone may: the table is listed"}). ` +
+    `Nothing is dealt until every seat is taken; unless it is full by ${when(e.expires_at)}, it is cancelled.`,
+  "game.seat-taken": (e) =>
+    `${e.name} takes seat ${e.seat}` +
+    `${e.entropy ? `, adding ${quoted(e.entropy)} to the randomness of the deal` : ""}.`,
+  "game.seat-left": (e) => `${seatName(e.seat)} gets up: the seat is open again.`,
+  "game.table-cancelled": (e) =>
+    `The table is cancelled: nobody took ${seatNumbers(e.open_seats)} in time. Nothing was dealt.`,
   "game.resigned": (e) => `${seatName(e.seat)} resigns.`,
   "game.timed-out": (e) => `${seatName(e.seat)} runs out of time.`,
   "game.abandoned": (e) => `The game is abandoned after ${plural(e.idle_seconds, "second")} without a move.`,

@@ -54,8 +54,41 @@ export function listed(items) {
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
+// An open table's players by seat (null where a seat is open); null at a table whose creator
+// seated every seat. Whatever is drawn or said names its seats by the names in force here:
+// the page sets them (`nameSeats`), and a drawing of another moment brings its own (`withNames`).
+let seatNames = null;
+
+/** The names every seat is called by from now on (null: "Seat N" for every seat). */
+export function nameSeats(names) {
+  seatNames = names ?? null;
+}
+
+/** `draw()` with the seats named by `names` (as at one moment of the game), then as before. */
+export function withNames(names, draw) {
+  const before = seatNames;
+  seatNames = names ?? null;
+  try {
+    return draw();
+  } finally {
+    seatNames = before;
+  }
+}
+
+/** A seat as people read it: "Ann (seat 0)" where a player sat under a name, "Seat 0" where
+ * none did; `note` goes in the same brackets ("Ann (seat 0, you)", "Seat 0 (you)"). */
+export function seatNamed(seat, note = null) {
+  if (seat === null || seat === undefined) return "the referee";
+  const name = seatNames?.[seat];
+  if (!name) return note ? `Seat ${seat} (${note})` : `Seat ${seat}`;
+  const said = note ? `seat ${seat}, ${note}` : `seat ${seat}`;
+  // A bot's name ends in brackets already: "Bot 2 (random, seat 1)", not "(random) (seat 1)".
+  return name.endsWith(")") ? `${name.slice(0, -1)}, ${said})` : `${name} (${said})`;
+}
+
+/** A seat in words (one argument only: it is passed to `map` as it is). */
 export function seatName(seat) {
-  return seat === null || seat === undefined ? "the referee" : `Seat ${seat}`;
+  return seatNamed(seat);
 }
 
 export function plural(count, one, many = `${one}s`) {

@@ -4,8 +4,9 @@
 
 import { allEvents, gamePath, getJson, kinds, post } from "./api.js";
 import { reportView } from "./audit.js";
-import { short } from "./describe.js";
-import { fill, h, listed, seatName } from "./dom.js";
+import { seatNumbers, when } from "./describe.js";
+import { fill, h, listed, nameSeats, plural, seatName, withNames, words } from "./dom.js";
+import { seatColour } from "./kinds/common.js";
 import { drawView } from "./kinds/index.js";
 import { LiveStream } from "./live.js";
 import { revealed } from "./reveal.js";
@@ -71,24 +72,43 @@ async function show(seq) {
   drawState(state);
 }
 
+/** The seats nobody had taken at a table waiting for its players, or cancelled unfilled (none
+ * once the table is full, or at a table its creator seated). */
+function openSeats(names, status) {
+  if ((status !== "waiting" && status !== "cancelled") || !names) return [];
+  return names.flatMap((name, seat) => (name ? [] : [seat]));
+}
+
+/** The state on the table, its seats named as they were at that moment. */
 function drawState(state) {
+  withNames(state.names, () => drawNamed(state));
+}
+
+function drawNamed(state) {
   const everything = state.seat_views !== null && state.seat_views !== undefined;
   const view = everything ? revealed(state.view, state.seat_views) : state.view;
   const board = $("board");
   const left = new Map((state.left ?? []).map((gone) => [gone.seat, gone.how]));
-  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything, left }));
+  const open = new Set(openSeats(state.names, state.status));
+  const openNote = state.status === "cancelled" ? "nobody sat here" : "open: nobody sits here yet";
+  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything, left, open, openNote }));
   if (state.clocks) board.append(clocks(state));
   page.shown = state;
   tick();
   board.dataset.seq = String(state.seq);
+  board.dataset.status = state.status;
   board.dataset.viewer = page.seat === null ? "spectator" : String(page.seat);
   board.removeAttribute("aria-busy");
   heading();
-  $("table-note").textContent = everything
-    ? "The game is over, so nothing about it is secret: every hand and hidden card of this moment is shown."
-    : page.seat === null
-      ? "As a spectator sees it: cards hidden from everyone at the table are drawn face down."
-      : `As ${seatName(page.seat)} saw it: cards hidden from that seat are drawn face down.`;
+  $("table-note").textContent = state.status === "waiting"
+    ? `The table waits for its players: nothing is dealt until every seat is taken, and ${plural(open.size, "seat")} ${open.size === 1 ? "is" : "are"} open here.`
+    : state.status === "cancelled"
+      ? "The table was cancelled before it was full: nothing was ever dealt."
+      : everything
+        ? "The game is over, so nothing about it is secret: every hand and hidden card of this moment is shown."
+        : page.seat === null
+          ? "As a spectator sees it: cards hidden from everyone at the table are drawn face down."
+          : `As ${seatName(page.seat)} saw it: cards hidden from that seat are drawn face down.`;
   $("raw-state").textContent = JSON.stringify(state, null, 2);
 }
 
@@ -148,12 +168,21 @@ function tick() {
 }
 setInterval(tick, 1000);
 
+const SEATING = {
+  open: "open: each player holds their own seat token",
+  creator: "by its creator: its creator held every seat's token",
+};
+
+const over = (status) => status === "finished" || status === "cancelled";
+
 function renderSummary() {
   const detail = page.detail;
+  nameSeats(detail.names); // the seats' names from now on, wherever the page names a seat
   const title = page.catalogue.get(detail.kind)?.title ?? detail.kind;
   document.title = `Referee: ${title}, game ${detail.game_id.slice(0, 8)}`;
   $("game-title").textContent = `${title} · ${detail.game_id}`;
   $("summary-heading").textContent = `${title}, ${detail.seats} players`;
+  const seating = detail.seating ?? "creator";
   const facts = [
     ["Status", detail.status],
     ["Events", detail.version],
@@ -161,10 +190,37 @@ function renderSummary() {
     ["Rules version", detail.rules_version],
     ["Created", new Date(detail.created_at).toLocaleString()],
     ["Last event", new Date(detail.updated_at).toLocaleString()],
+    ["Seating", SEATING[seating] ?? seating],
   ];
   fill($("facts"), facts.map(([term, value]) => [h("dt", {}, term), h("dd", { "data-fact": term.toLowerCase() }, String(value))]));
-  fill($("outcome"), outcome(detail.outcome, detail.left));
+  fill($("players"), players(detail));
+  fill($("outcome"), waiting(detail) ?? outcome(detail.outcome, detail.left, detail.names));
   heading();
+}
+
+/** An open table's players, seat by seat: who sits where, and the seats still open. */
+function players(detail) {
+  if (!detail.names) return null;
+  const open = new Set(detail.open_seats ?? []);
+  return [h("h2", { class: "visually-hidden" }, "Players"),
+    h("ol", { class: "players", start: 0, "aria-label": "Players, by seat" }, detail.names.map((name, seat) => {
+      const item = h("li", { "data-player": seat, class: name ? null : "open" },
+        h("span", { class: "seat-dot", "aria-hidden": "true" }),
+        name ? seatName(seat) : `Seat ${seat}: ${open.has(seat) ? "open" : detail.status === "cancelled" ? "nobody came" : "nobody"}`);
+      item.style.setProperty("--seat", seatColour(seat)); // CSSOM: the pages allow no inline style
+      return item;
+    }))];
+}
+
+/** A table still waiting for its players: how many, and until when. */
+function waiting(detail) {
+  if (detail.status !== "waiting") return null;
+  const open = detail.open_seats ?? [];
+  const until = detail.expires_at ? ` (expires at ${when(detail.expires_at)})` : "";
+  return h("section", { class: "waiting", "data-waiting": open.length },
+    h("h2", {}, `Waiting for ${plural(open.length, "player")}${until}.`), " ",
+    h("p", {}, `${words(seatNumbers(open))} ${open.length === 1 ? "is" : "are"} open. Nothing is dealt until every ` +
+      "seat is taken; if the table is not full by then, it is cancelled. This page follows it live."));
 }
 
 const ENDINGS = {
@@ -172,17 +228,30 @@ const ENDINGS = {
   resignation: "by resignation",
   timeout: "on time",
   abandoned: "abandoned, with no move for too long",
+  // "cancelled" (an open table nobody filled in time) is said in a sentence of its own: `cancelled`.
 };
 
 const ordinal = (n) => `${n}${["th", "st", "nd", "rd"][n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10 <= 3 ? n % 10 : 0]}`;
 
+/** A cancelled table's end: the seats nobody took (open in its names, or as its last event says). */
+function cancelled(names) {
+  const event = timeline.records.findLast((record) => record.event.type === "game.table-cancelled")?.event;
+  const seats = names ? names.flatMap((name, seat) => (name ? [] : [seat])) : event?.open_seats ?? [];
+  return h("section", { class: "outcome cancelled", "data-ending": "cancelled" },
+    h("h2", {}, `The table was cancelled: nobody took ${seatNumbers(seats)} in time.`), " ",
+    h("p", {}, "Nothing was dealt. The seed it would have been dealt from is revealed (see the audit)."));
+}
+
 /** The outcome in sentences: who won (alone, shared, nobody), each place with its score, ties
- * and tie-breaks said in words, and the seats that left. */
-function outcome(result, left = []) {
+ * and tie-breaks said in words, and the seats that left; a cancelled table's own sentence. */
+function outcome(result, left = [], names = null) {
   if (!result.finished) return null;
+  if (result.ending === "cancelled") return cancelled(names);
   const ending = result.ending ? ` ${ENDINGS[result.ending] ?? `(${result.ending})`}` : "";
   const scores = result.scores;
-  const scored = (seat) => (scores ? `${seatName(seat)} (${scores[seat]})` : seatName(seat));
+  // "Seat 2 (14)"; a named seat has its brackets already: "Ann (seat 0), score 14".
+  const scored = (seat) => (!scores ? seatName(seat)
+    : seatName(seat) === `Seat ${seat}` ? `${seatName(seat)} (${scores[seat]})` : `${seatName(seat)}, score ${scores[seat]}`);
   const winners = result.winners.map(seatName);
   const won = winners.length === 0
     ? result.ending === "abandoned" ? "Nobody won: the game was abandoned." : "Nobody won: the game is a draw."
@@ -224,7 +293,7 @@ async function loadAudit() {
   const proof = h("dl", { class: "facts proof" },
     h("dt", {}, "Commitment (sha256 of the seed)"), h("dd", { class: "hex", "data-commitment": detail.commitment }, detail.commitment),
     h("dt", {}, "Seed"), h("dd", { class: "hex", "data-seed": seed ?? "" }, seed ?? "secret until the game is over"));
-  const download = detail.status === "finished"
+  const download = over(detail.status)
     ? h("p", {}, h("a", { href: `${gamePath(gameId)}/export`, download: file, "data-export": "" }, "Download the bundle"),
       " and check it offline, with no server: ", h("code", { "data-command": "" }, `referee verify ${file}`))
     : h("p", {}, "The bundle can be downloaded once the game is over.");
@@ -273,8 +342,8 @@ function liveStatus(status) {
 function startLive() {
   page.live?.stop();
   page.live = null;
-  if (page.detail.status !== "active") {
-    liveStatus("off: the game is over");
+  if (over(page.detail.status)) {
+    liveStatus(page.detail.status === "cancelled" ? "off: the table was cancelled" : "off: the game is over");
     return;
   }
   const ticketed = page.token !== null;
@@ -284,7 +353,7 @@ function startLive() {
     open: async (after, again) => {
       if (again) {
         const now = await getJson(gamePath(gameId), { token });
-        if (now.status === "finished" && now.version === after) {
+        if (over(now.status) && now.version === after) {
           gameOver();
           return null;
         }
@@ -310,8 +379,11 @@ function arrived(record) {
   if (page.following) show(record.seq);
   clearTimeout(refreshing); // the summary (to act, version) once a burst of events is in
   refreshing = setTimeout(async () => {
+    const before = page.detail.status;
     page.detail = await getJson(gamePath(gameId), { token: page.token });
     renderSummary();
+    // The last seat is taken and the game dealt: the table moves on to the game as it starts.
+    if (before === "waiting" && page.detail.status === "active" && !page.following) show(timeline.last);
   }, 150);
 }
 

@@ -3,7 +3,7 @@
 
 import { getJson, kinds, post } from "./api.js";
 import { reportView } from "./audit.js";
-import { fill, h } from "./dom.js";
+import { fill, h, plural } from "./dom.js";
 import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,12 +13,31 @@ const PAGE_SIZE = 20;
 let catalogue = new Map();
 const pages = { cursors: [null], at: 0, next: null };
 
+/** Who sits at an open table ("Ann, Bob; 1 open"); nothing for a table its creator seated. */
+function seated(game) {
+  if (!game.names) return null;
+  const names = game.names.filter(Boolean);
+  const open = game.status === "waiting" ? (game.open_seats ?? []).length : 0;
+  const said = [names.length ? names.join(", ") : "nobody yet", open ? `${open} open` : null].filter(Boolean).join("; ");
+  // Each name on its own, so that a narrow screen can cut a long one short (the title has all).
+  const last = names.length - 1;
+  const shown = names.length ? names.map((name, index) => [index ? " " : "",
+    h("span", { class: "seat-entry" }, h("span", { class: "seat-name" }, name), index < last ? "," : open ? ";" : "")]) : `nobody yet${open ? ";" : ""}`;
+  return h("span", { class: "seat-names", "data-names": "", title: said }, shown, open ? ` ${open} open` : null);
+}
+
+/** The status in words: a waiting table says how many players it still needs. */
+function statusText(game) {
+  if (game.status !== "waiting") return game.status;
+  return `waiting for ${plural((game.open_seats ?? []).length, "player")}`;
+}
+
 function row(game) {
   const title = catalogue.get(game.kind)?.title ?? game.kind;
-  return h("tr", { "data-game": game.game_id },
+  return h("tr", { "data-game": game.game_id, "data-status": game.status },
     h("td", {}, h("a", { href: `/games/${game.game_id}`, "aria-label": `${title}, game ${game.game_id}` }, h("code", {}, game.game_id))),
-    h("td", {}, title), h("td", {}, game.seats), h("td", {}, game.status), h("td", {}, game.version),
-    h("td", {}, new Date(game.updated_at).toLocaleString()));
+    h("td", {}, title), h("td", { "data-seats": "" }, game.seats, seated(game)), h("td", { "data-status-text": "" }, statusText(game)),
+    h("td", {}, game.version), h("td", {}, new Date(game.updated_at).toLocaleString()));
 }
 
 async function showGames() {
@@ -30,7 +49,7 @@ async function showGames() {
     });
     pages.next = page.next_cursor;
     fill($("games").tBodies[0], page.games.map(row));
-    status.textContent = page.games.length ? `Page ${pages.at + 1}: ${page.games.length} games.` : "No game matches.";
+    status.textContent = page.games.length ? `Page ${pages.at + 1}: ${plural(page.games.length, "game")}.` : "No game matches.";
   } catch (error) {
     status.textContent = `The games could not be listed: ${error.message}`;
   }

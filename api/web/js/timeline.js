@@ -2,7 +2,7 @@
 // (arrows, Home, End, Page Up and Page Down on the list), each step calling `onSelect(seq)`.
 
 import { describe } from "./describe.js";
-import { h, seatName } from "./dom.js";
+import { h, seatName, withNames } from "./dom.js";
 
 const PAGE = 10;
 
@@ -10,6 +10,7 @@ export class Timeline {
   constructor(root, { onSelect, label = "Events" }) {
     this.onSelect = onSelect;
     this.records = [];
+    this.names = null;
     this.selected = null;
     this.items = new Map();
     this.slider = h("input", { type: "range", min: 1, max: 1, value: 1, class: "scrubber", "aria-label": "Scrub through the events",
@@ -26,6 +27,7 @@ export class Timeline {
 
   setRecords(records) {
     this.records = [];
+    this.names = null; // an open table's players as of the last event added, by seat
     this.items.clear();
     this.list.replaceChildren();
     this.add(records);
@@ -35,13 +37,22 @@ export class Timeline {
     for (const record of records) {
       if (this.items.has(record.seq)) continue;
       this.records.push(record);
+      const event = record.event;
+      // Each event is told with the seats named as they were then: a player is named from the
+      // event that seats them, and still named in the event of their leaving.
+      if (event.type === "game.seat-taken") this.names = Object.assign([...(this.names ?? [])], { [event.seat]: event.name });
+      const [who, sentence] = withNames(this.names, () => [
+        record.seat === null || record.seat === undefined ? "opening" : `by ${seatName(record.seat)}`,
+        describe(event),
+      ]);
+      if (event.type === "game.seat-left") this.names = Object.assign([...(this.names ?? [])], { [event.seat]: null });
       const item = h("li", {
-        id: `event-${record.seq}`, role: "option", "data-seq": record.seq, "data-type": record.event.type,
+        id: `event-${record.seq}`, role: "option", "data-seq": record.seq, "data-type": event.type,
         "aria-selected": "false", title: record.recorded_at ?? null, onclick: () => this.choose(record.seq),
       },
       h("span", { class: "seq" }, record.seq),
-      h("span", { class: "who" }, record.seat === null || record.seat === undefined ? "opening" : `by ${seatName(record.seat)}`),
-      h("span", { class: "sentence" }, describe(record.event)));
+      h("span", { class: "who" }, who),
+      h("span", { class: "sentence" }, sentence));
       this.items.set(record.seq, item);
       this.list.append(item);
     }

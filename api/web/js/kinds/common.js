@@ -2,7 +2,7 @@
 // Each drawn card names its value in `data-card` (and in words for assistive technology), each
 // zone its place in `data-zone`, so that what is drawn can be read back and checked.
 
-import { h, s, seatName, words } from "../dom.js";
+import { h, s, seatName, seatNamed, words } from "../dom.js";
 
 export const HIDDEN = "hidden";
 const SEAT_COLOURS = ["#c0392b", "#2471a3", "#229954", "#b9770e", "#7d3c98", "#17a589"];
@@ -57,19 +57,23 @@ export function handCards(cards, count, draw, owner) {
 /** The panel of one seat, coloured as that seat everywhere. */
 const GONE = { resignation: "resigned", timeout: "timed out" };
 
-/** A seat's panel: its name, marks ("to play"; "resigned" or "timed out" once it has left, from
- * `context.left`, seat -> how) and what it holds. */
+/** A seat's panel: its name (the player's, at an open table), marks ("to play"; "resigned" or
+ * "timed out" once it has left, from `context.left`, seat -> how; for a seat nobody has taken,
+ * from `context.open`, `context.openNote` or "open") and what it holds. */
 export function seatPanel(seat, context, marks, ...children) {
   const gone = context.left?.get(seat);
-  const you = context.viewer === seat ? " (you)" : "";
+  const open = context.open?.has(seat) ?? false;
+  const openNote = context.openNote ?? "open: nobody sits here yet";
+  const title = seatNamed(seat, context.viewer === seat ? "you" : null);
   const panel = h(
     "section",
     {
-      class: `seat-panel${context.viewer === seat ? " you" : ""}`,
+      class: `seat-panel${context.viewer === seat ? " you" : ""}${open ? " open" : ""}`,
       "data-seat": seat,
-      "aria-label": `${seatName(seat)}${you}`,
+      "aria-label": open ? `${title}, ${openNote}` : title,
     },
-    h("h3", {}, h("span", { class: "seat-dot", "aria-hidden": "true" }), `${seatName(seat)}${you}`,
+    h("h3", {}, h("span", { class: "seat-dot", "aria-hidden": "true" }), title,
+      open ? h("span", { class: "mark open", "data-open": "" }, openNote) : null,
       marks.filter(Boolean).map((mark) => h("span", { class: "mark" }, mark)),
       gone ? h("span", { class: "mark gone", "data-gone": gone }, GONE[gone] ?? gone) : null),
     children,
