@@ -12,6 +12,12 @@ read, or the answer to the bot's own command). The stream, kept open from one wa
 was opened after a version the bot knew (`Last-Event-ID`), so every event since is on it, and
 a wait ends at the first one past the version the bot knows. A dropped stream is the same as an
 event: read again, open again after that read.
+
+A bot may also take its own seat at an open table (`join_and_play`): it sits under a name
+(`POST /v1/games/{id}/seats`, with a random Idempotency-Key, so that a retried sitting is
+answered the same seat and token), then plays that seat as above. While the table waits for
+players nobody is to act: the bot waits on the stream, each sitting an event, until the deal.
+Interrupted while the table still waits, it gets up again, so that its seat is open to others.
 """
 
 from __future__ import annotations
@@ -48,6 +54,13 @@ PATIENCE_SECONDS = 30.0  # how long the bot waits for a server it has lost (a re
 BACKOFF_SECONDS = (0.2, 0.5, 1.0, 2.0)  # between retries of a failed request, then the last
 UNAVAILABLE = frozenset({502, 503, 504})  # a server restarting or full: retried, as a dropped one
 MOVED = frozenset({"version-conflict", "concurrent-update", "rule-violation", "game-over"})
+ANY_TABLE = "any"  # `--join any`: the newest public table of a kind that waits for players
+LISTED = 100  # the API's largest page of games: the waiting tables a `--join any` looks at
+# Refusals of a sitting that `--join any` passes over, to try the next table: it was filled,
+# cancelled or sat at by someone of the same name since it was listed.
+PASSED_OVER = frozenset({"not-found", "seat-taken", "game-over"})
+PASSED_OVER_RULES = frozenset({"kernel.table-not-waiting", "kernel.name-taken"})
+LEAVE_SECONDS = 5.0  # how long an interrupted bot tries to get up from a waiting table
 
 
 T = TypeVar("T")
@@ -62,6 +75,7 @@ class _Seen(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: str
     rules_version: str
+    status: str
     version: int
     to_act: list[int]
     outcome: Outcome
@@ -72,6 +86,7 @@ class _Seen(msgspec.Struct, frozen=True, kw_only=True):
 class _Played(msgspec.Struct, frozen=True, kw_only=True):
     """What the bot reads of a command's answer (`CommandResult`): where the game now stands."""
 
+    status: str
     version: int
     to_act: list[int]
     outcome: Outcome
@@ -82,6 +97,48 @@ class _LegalPage(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     total: int
     commands: list[msgspec.Raw]
+
+
+class _Granted(msgspec.Struct, frozen=True, kw_only=True):
+    """What the bot reads of a sitting's answer (`SeatGranted`): its seat and that seat's token."""
+
+    game_id: str
+    seat: int
+    token: str
+    status: str
+
+
+class _Listed(msgspec.Struct, frozen=True, kw_only=True):
+    """What `--join any` reads of a listed game (`GameSummary`)."""
+
+    game_id: str
+    open_seats: list[int] = msgspec.field(default_factory=list)
+
+
+class _GamePage(msgspec.Struct, frozen=True, kw_only=True):
+    games: list[_Listed]
+
+
+@dataclass(frozen=True)
+class Join:
+    """Where and as whom a bot sits: `game` is a table's id, or ANY_TABLE (then `kind` says of
+    which kind). `seat` None: the first open one."""
+
+    game: str
+    name: str
+    kind: str | None = None  # with ANY_TABLE: only a table of this kind (None: of any)
+    invitation_code: str | None = None
+    entropy: str = ""
+    seat: int | None = None
+
+    def body(self) -> bytes:
+        """The sitting's request (`SitRequest`): the same bytes on every retry of it."""
+        sit: dict[str, object] = {"name": self.name, "entropy": self.entropy}
+        if self.seat is not None:
+            sit["seat"] = self.seat
+        if self.invitation_code is not None:
+            sit["invitation_code"] = self.invitation_code
+        return msgspec.json.encode(sit)
 
 
 @dataclass(frozen=True)
@@ -122,6 +179,123 @@ async def play_seat(
         return await _Bot(client, game_id, token, strategy, rng, patience).play()
 
 
+async def join_and_play(
+    url: str,
+    join: Join,
+    strategy: Strategy,
+    rng: random.Random,
+    *,
+    patience: float = PATIENCE_SECONDS,
+) -> Summary:
+    """Take a seat at an open table as `join` says, then play it until the game is over.
+    Raises BotError (a sitting refused: no such table, a seat taken, a table full...)."""
+    async with httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as client:
+        http = _Http(client, patience)
+        granted = await _sit(http, join)
+        bot = _Bot(client, granted.game_id, granted.token, strategy, rng, patience, http=http)
+        try:
+            return await bot.play()
+        except asyncio.CancelledError:  # interrupted (Ctrl-C): up again if nothing is dealt
+            if (bot.status or granted.status) == "waiting":
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(bot.leave(granted.seat), LEAVE_SECONDS)
+            raise
+
+
+async def _sit(http: _Http, join: Join) -> _Granted:
+    """The seat taken: at the table `join` names, or the first listed public one of its kind
+    where the sitting succeeds."""
+    if join.game != ANY_TABLE:
+        response = await _sit_at(http, join.game, join)
+        if response.is_success:
+            return _decode(response, _Granted, "a seat taken")
+        raise _sitting_refused(response, join)
+    params: dict[str, str | int] = {"status": "waiting", "limit": LISTED}
+    if join.kind is not None:
+        params["kind"] = join.kind
+    listed = await http.request("GET", "/v1/games", "list the tables", params=params)
+    for table in _decode(listed, _GamePage, "a page of games").games:
+        if not table.open_seats or (join.seat is not None and join.seat not in table.open_seats):
+            continue
+        response = await _sit_at(http, table.game_id, join)
+        if response.is_success:
+            return _decode(response, _Granted, "a seat taken")
+        problem = _problem(response)
+        if _problem_type(response) in PASSED_OVER or problem.get("rule_id") in PASSED_OVER_RULES:
+            continue  # filled (or left) since it was listed: the next one
+        raise _sitting_refused(response, join)
+    kind = "" if join.kind is None else f" {join.kind}"
+    seat = "" if join.seat is None else f" with seat {join.seat} open"
+    raise BotError(f"no public{kind} table is waiting for players{seat}")
+
+
+async def _sit_at(http: _Http, game_id: str, join: Join) -> httpx.Response:
+    """One sitting, retried while the server is out of reach with the same Idempotency-Key: a
+    sitting whose answer was lost is answered again, the same seat and token."""
+    headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
+    options = {"content": join.body(), "headers": headers}
+    return await http.patiently("POST", f"/v1/games/{game_id}/seats", options)
+
+
+def _sitting_refused(response: httpx.Response, join: Join) -> BotError:
+    unknown = (
+        "no such game, or not a private table this invitation code opens"
+        if join.invitation_code is not None
+        else "no such game (a private table needs its --invitation-code)"
+    )
+    return _refused(response, "take a seat", {404: unknown})
+
+
+class _Http:
+    """Requests to the API, retried while the server is out of reach."""
+
+    def __init__(self, client: httpx.AsyncClient, patience: float) -> None:
+        self._client = client
+        self._patience = patience
+        self._reached = False  # a first request that cannot connect is an error at once
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        action: str,
+        *,
+        moved_ok: bool = False,
+        **options: Any,
+    ) -> httpx.Response:
+        """A request retried while the server is out of reach (each retry sends the same
+        request: a command's Idempotency-Key makes that safe). A refusal raises BotError; with
+        `moved_ok`, a refusal because the game moved is answered."""
+        response = await self.patiently(method, path, options)
+        if response.is_success or (moved_ok and _problem_type(response) in MOVED):
+            return response
+        raise _refused(response, action)
+
+    async def patiently(self, method: str, path: str, options: dict[str, Any]) -> httpx.Response:
+        """The server's answer, whatever it is, once it gives one."""
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None
+        where = self._client.base_url
+        for attempt in itertools.count():
+            try:
+                response = await self._client.request(method, path, **options)
+                if response.status_code not in UNAVAILABLE:
+                    self._reached = True
+                    return response
+                trouble = f"{response.status_code} {_detail(response)}"
+            except httpx.TransportError as error:
+                if not self._reached:  # a wrong URL or a server not started: say so at once
+                    raise BotError(
+                        f"cannot reach {self._client.base_url}: {_said(error)}"
+                    ) from None
+                trouble = _said(error)
+            deadline = deadline or loop.time() + self._patience
+            if loop.time() >= deadline:
+                raise BotError(f"lost {where} for {self._patience:g} s: {trouble}")
+            await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
+        raise AssertionError("unreachable")  # itertools.count() never ends
+
+
 class _Bot:
     def __init__(
         self,
@@ -131,6 +305,8 @@ class _Bot:
         strategy: Strategy,
         rng: random.Random,
         patience: float,
+        *,
+        http: _Http | None = None,
     ) -> None:
         self._client = client
         self._path = f"/v1/games/{game_id}"
@@ -138,8 +314,8 @@ class _Bot:
         self._auth = {"Authorization": f"Bearer {token}"}
         self._strategy = strategy
         self._rng = rng
-        self._patience = patience
-        self._reached = False  # a first request that cannot connect is an error at once
+        self._http = http or _Http(client, patience)
+        self._status: str | None = None  # the game's, as the bot last read it
         self._sent = 0
         self._out_of_time = False  # its last command came after its time ran out
         self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
@@ -170,13 +346,30 @@ class _Bot:
                     seen = await self._read()
         finally:
             await self._stream.close()
+        if seen.outcome.ending == "cancelled":
+            raise BotError(
+                f"the table of game {self._game_id} was cancelled: its seats were not all "
+                "taken before it expired"
+            )
         return Summary(self._game_id, seen.kind, seat, seen.outcome, seen.version, self._sent)
+
+    @property
+    def status(self) -> str | None:
+        """The game's status when the bot last read it (`waiting`: an open table not yet
+        full); None before its first read."""
+        return self._status
+
+    async def leave(self, seat: Seat) -> None:
+        """Get up from a table that still waits for players (refused once it is dealt)."""
+        await self._client.delete(f"{self._path}/seats/{seat}", headers=self._auth)
 
     # -- reading --------------------------------------------------------------------------------
 
     async def _read(self) -> _Seen:
         response = await self._request("GET", self._path, "read the game")
-        return _decode(response, _Seen, "a game")
+        seen = _decode(response, _Seen, "a game")
+        self._status = seen.status
+        return seen
 
     async def _legal(self, game: _Game, seen: _Seen) -> list[msgspec.Struct] | None:
         """The commands to choose from (empty: the seat has none), or None when the game moved
@@ -245,8 +438,10 @@ class _Bot:
             return None
         self._sent += 1
         played = _decode(response, _Played, "a command's result")
+        self._status = played.status
         return msgspec.structs.replace(
             seen,
+            status=played.status,
             version=played.version,
             to_act=played.to_act,
             outcome=played.outcome,
@@ -264,37 +459,9 @@ class _Bot:
         moved_ok: bool = False,
         **options: Any,
     ) -> httpx.Response:
-        """A request with the seat's token, retried while the server is out of reach (each
-        retry sends the same request: a command's Idempotency-Key makes that safe). A refusal
-        raises BotError; with `moved_ok`, a refusal because the game moved is answered."""
+        """A request with the seat's token (see `_Http.request`)."""
         options["headers"] = {**self._auth, **options.get("headers", {})}
-        response = await self._patiently(method, path, options)
-        if response.is_success or (moved_ok and _problem_type(response) in MOVED):
-            return response
-        raise _refused(response, action)
-
-    async def _patiently(self, method: str, path: str, options: dict[str, Any]) -> httpx.Response:
-        loop = asyncio.get_running_loop()
-        deadline: float | None = None
-        where = self._client.base_url
-        for attempt in itertools.count():
-            try:
-                response = await self._client.request(method, path, **options)
-                if response.status_code not in UNAVAILABLE:
-                    self._reached = True
-                    return response
-                trouble = f"{response.status_code} {_detail(response)}"
-            except httpx.TransportError as error:
-                if not self._reached:  # a wrong URL or a server not started: say so at once
-                    raise BotError(
-                        f"cannot reach {self._client.base_url}: {_said(error)}"
-                    ) from None
-                trouble = _said(error)
-            deadline = deadline or loop.time() + self._patience
-            if loop.time() >= deadline:
-                raise BotError(f"lost {where} for {self._patience:g} s: {trouble}")
-            await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
-        raise AssertionError("unreachable")  # itertools.count() never ends
+        return await self._http.request(method, path, action, moved_ok=moved_ok, **options)
 
 
 class _Stream:
@@ -392,12 +559,15 @@ def _decode(response: httpx.Response, into: type[T], what: str) -> T:
         raise BotError(f"{response.url} did not answer {what}: {error}") from None
 
 
-def _refused(response: httpx.Response, action: str) -> BotError:
+def _refused(
+    response: httpx.Response, action: str, reasons: dict[int, str] | None = None
+) -> BotError:
     status = response.status_code
     reason = {
         401: "the token is not a seat token of this game",
         403: "the token belongs to another game",
         404: "no such game",
+        **(reasons or {}),
     }.get(status, _problem_type(response) or response.reason_phrase)
     return BotError(f"could not {action}: {status} {reason} ({_detail(response)})")
 
@@ -434,3 +604,14 @@ def run(
 ) -> Summary:
     """`play_seat` from synchronous code (the command line)."""
     return asyncio.run(play_seat(url, game_id, token, strategy, rng, patience=patience))
+
+
+def run_join(
+    url: str,
+    join: Join,
+    strategy: Strategy,
+    rng: random.Random,
+    patience: float = PATIENCE_SECONDS,
+) -> Summary:
+    """`join_and_play` from synchronous code (the command line)."""
+    return asyncio.run(join_and_play(url, join, strategy, rng, patience=patience))

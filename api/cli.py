@@ -17,14 +17,16 @@ import dataclasses
 import math
 import os
 import random
+import secrets
 import signal
 import socket
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import structlog
 
@@ -105,13 +107,19 @@ def _parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=verify_cli.run)
 
     bot = commands.add_parser("bot", help="play one seat of a game over HTTP, to its end")
-    bot.add_argument("--game", required=True, metavar="ID", help="the game's id")
+    table = bot.add_mutually_exclusive_group(required=True)
+    table.add_argument("--game", metavar="ID", help="the game's id (with the seat's --token)")
+    table.add_argument(
+        "--join",
+        metavar="ID",
+        help="take a seat at this open table, or at the newest public one that waits for "
+        "players with `--join any` (of --kind), and play it",
+    )
     bot.add_argument(
         "--token",
-        default=os.environ.get("REFEREE_BOT_TOKEN"),
-        required="REFEREE_BOT_TOKEN" not in os.environ,
         metavar="T",
-        help="the seat's token (or REFEREE_BOT_TOKEN: an argument shows in the process list)",
+        help="with --game, the seat's token (or REFEREE_BOT_TOKEN: an argument shows in the "
+        "process list)",
     )
     bot.add_argument(
         "--strategy", choices=STRATEGIES, default="random", help="how it plays (default random)"
@@ -126,7 +134,19 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long to wait for a server it lost mid-game, before giving up",
     )
-    bot.set_defaults(run=_bot)
+    joining = bot.add_argument_group("taking a seat (with --join)")
+    joining.add_argument(
+        "--name", help="the name it sits under (default: its strategy and a random tag)"
+    )
+    joining.add_argument(
+        "--invitation-code", metavar="CODE", help="a private table's invitation code"
+    )
+    joining.add_argument("--entropy", metavar="TEXT", help="text it adds to the chance key")
+    joining.add_argument(
+        "--seat", type=_seat, metavar="N", help="the seat to take (default: the first open one)"
+    )
+    joining.add_argument("--kind", help="with --join any: only a table of this kind")
+    bot.set_defaults(run=_bot, usage_error=bot.error)
     return parser
 
 
@@ -213,6 +233,17 @@ def _port(raw: str) -> int:
     return port
 
 
+def _seat(raw: str) -> int:
+    """A seat number (from 0)."""
+    try:
+        seat = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if seat < 0:
+        raise argparse.ArgumentTypeError(f"{seat} is not a seat (they are numbered from 0)")
+    return seat
+
+
 def _unusable_host(host: str, port: int) -> str | None:
     """Why `host` cannot be bound to (not an address, nor a name that resolves), or None."""
     try:
@@ -223,14 +254,45 @@ def _unusable_host(host: str, port: int) -> str | None:
 
 
 def _bot(args: argparse.Namespace) -> int:
-    """Play to the end; print how it ended for the seat (exit 0), or why it stopped (exit 1)."""
+    """Play to the end; print how it ended for the seat (exit 0), or why it stopped (exit 1).
+    Options that do not go together are a usage error (exit 2)."""
     # Imported here: the HTTP client is for this command alone.
-    from api.botclient import PATIENCE_SECONDS, BotError, run
+    from api.botclient import ANY_TABLE, PATIENCE_SECONDS, BotError, Join, Summary, run, run_join
 
+    usage_error: Callable[[str], NoReturn] = args.usage_error
     rng = random.Random(args.seed)
     patience = PATIENCE_SECONDS if args.patience is None else args.patience
+    joining = {
+        "--name": args.name,
+        "--invitation-code": args.invitation_code,
+        "--entropy": args.entropy,
+        "--seat": args.seat,
+        "--kind": args.kind,
+    }
+    play: Callable[[], Summary]
+    if args.join is None:
+        if given := [option for option, value in joining.items() if value is not None]:
+            usage_error(f"{', '.join(given)}: only with --join")
+        token = args.token or os.environ.get("REFEREE_BOT_TOKEN")
+        if not token:
+            usage_error("--game needs the seat's --token (or REFEREE_BOT_TOKEN)")
+        play = partial(run, args.url, args.game, token, args.strategy, rng, patience)
+    else:
+        if args.token is not None:
+            usage_error("--join takes a seat of its own: it needs no --token")
+        if args.kind is not None and args.join != ANY_TABLE:
+            usage_error(f"--kind: only with --join {ANY_TABLE}")
+        join = Join(
+            game=args.join,
+            name=args.name or f"{args.strategy} bot {secrets.token_hex(2)}",
+            kind=args.kind,
+            invitation_code=args.invitation_code,
+            entropy=args.entropy or "",
+            seat=args.seat,
+        )
+        play = partial(run_join, args.url, join, args.strategy, rng, patience)
     try:
-        summary = run(args.url, args.game, args.token, args.strategy, rng, patience)
+        summary = play()
     except BotError as error:
         print(f"referee bot: {error}", file=sys.stderr)
         return 1

@@ -28,12 +28,18 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         stop_server(started)
 
 
-def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame) -> dict[str, Any]:
-    """Run a player (`player` BASE_URL KIND SEATS SEED) to the end of a game of `game`'s kind
-    and check what it printed: the game played, its exported bundle verified. Answers what it
-    printed, for a test to check more."""
+def play_whole_game(
+    player: list[str], cwd: Path, server: Server, game: AnyGame, seating: str = "creator"
+) -> dict[str, Any]:
+    """Run a player (`player` BASE_URL KIND SEATS SEED SEATING) to the end of a game of `game`'s
+    kind and check what it printed: the game played, its exported bundle verified. Answers what
+    it printed, for a test to check more.
+
+    SEATING `creator`: the player creates the game and is given every seat's token. `public` or
+    `private`: it opens a table (its seed the referee's), where each player takes a seat of
+    their own through the client, named "Player 1", "Player 2"... in seat order."""
     done = subprocess.run(
-        [*player, server.url, game.kind, str(game.min_seats), SEED],
+        [*player, server.url, game.kind, str(game.min_seats), SEED, seating],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -43,4 +49,7 @@ def play_whole_game(player: list[str], cwd: Path, server: Server, game: AnyGame)
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     assert result["kind"] == game.kind and result["commands"] > 0
     assert result["verdict"] == "passed", result
+    if seating != "creator":
+        assert result["seating"] == "open", result
+        assert result["names"] == [f"Player {seat + 1}" for seat in range(game.min_seats)], result
     return result

@@ -1,7 +1,8 @@
 """The Python client that openapi-generator (`-g python`) generates from the committed OpenAPI
 document decodes every member of every tagged union, plays a whole game of every kind over a
 real server (every event read back, export and verification included), and the player written
-against it type-checks with `mypy --strict`, with no cast and no ignore.
+against it type-checks with `mypy --strict`, with no cast and no ignore. At open tables, public
+and private, each player takes a seat through the client and plays it with the token it got.
 
 The generator is the dev dependency `openapi-generator-cli` (its version pinned in uv.lock),
 whose wheel carries the generator's jar: nothing is downloaded when it runs. The jar needs Java
@@ -141,4 +142,15 @@ def test_the_client_plays_a_whole_game_of_every_kind(
     result = play_whole_game([sys.executable, PLAYER.name], generated, server, game)
     assert result["events"] == result["version"] > result["commands"]
     assert {"GameCreated", "SeedRevealed"} <= set(result["event_types"])
+    assert result["audit"] == "passed"
+
+
+@pytest.mark.parametrize(("kind", "seating"), [("big-manitou", "public"), ("coyote", "private")])
+def test_players_take_their_seats_at_an_open_table_and_play_it_out(
+    generated: Path, server: Server, kind: str, seating: str
+) -> None:
+    game = REGISTRY[kind]
+    result = play_whole_game([sys.executable, PLAYER.name], generated, server, game, seating)
+    assert result["events"] == result["version"] > result["commands"]
+    assert {"GameCreated", "TableOpened", "SeatTaken", "SeedRevealed"} <= set(result["event_types"])
     assert result["audit"] == "passed"

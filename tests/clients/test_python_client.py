@@ -1,6 +1,8 @@
 """The Python client that `openapi-python-client` generates from the committed OpenAPI document
 plays a whole game of every kind over a real server (export and verification included), and the
-player written against it type-checks with `mypy --strict`, with no cast and no ignore.
+player written against it type-checks with `mypy --strict`, with no cast and no ignore. At open
+tables, public and private, each player takes a seat through the client and plays it with the
+token it got.
 
 The generator is a dev dependency (its version pinned in uv.lock); the player is
 `tests/clients/players/play.py`.
@@ -74,3 +76,10 @@ def test_the_client_plays_a_whole_game_of_every_kind(
     generated: Path, server: Server, game: AnyGame
 ) -> None:
     play_whole_game([sys.executable, "play.py"], generated, server, game)
+
+
+@pytest.mark.parametrize(("kind", "seating"), [("coyote", "public"), ("tribu", "private")])
+def test_players_take_their_seats_at_an_open_table_and_play_it_out(
+    generated: Path, server: Server, kind: str, seating: str
+) -> None:
+    play_whole_game([sys.executable, "play.py"], generated, server, REGISTRY[kind], seating)

@@ -1,7 +1,8 @@
 """The TypeScript client that @hey-api/openapi-ts generates from the committed OpenAPI document
 plays a whole game of every kind over a real server (the exported bundle verified), and the
 player written against it compiles with `tsc --strict` (and `noUncheckedIndexedAccess`), with no
-cast, no `any` and no ignore.
+cast, no `any` and no ignore. At open tables, public and private, each player takes a seat through
+the client and plays it with the token it got.
 
 The generator, the compiler and Node's types are installed by `make test` from
 tests/spec/package.json (npm ci); Node comes from the machine. The player is
@@ -77,3 +78,12 @@ def test_the_client_plays_a_whole_game_of_every_kind(
     compiled: Path, server: Server, game: AnyGame
 ) -> None:
     play_whole_game(["node", "dist/play.js"], compiled, server, game)
+
+
+@pytest.mark.parametrize(
+    ("kind", "seating"), [("wind-river", "public"), ("manitou-island", "private")]
+)
+def test_players_take_their_seats_at_an_open_table_and_play_it_out(
+    compiled: Path, server: Server, kind: str, seating: str
+) -> None:
+    play_whole_game(["node", "dist/play.js"], compiled, server, REGISTRY[kind], seating)

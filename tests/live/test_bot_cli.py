@@ -4,13 +4,22 @@ Every seat of a game is a bot: the bot client run per seat, concurrently, or the
 command itself, one process per seat. Each game is played to its end over HTTP and audited by
 the server with every check passing; each bot's summary line must agree with the outcome the
 audit finds. A bot is refused clearly, and keeps playing through a server that restarts.
+
+At open tables (`referee bot --join`), a person over plain HTTP creates the table and sits; bots
+take the other seats, wait for the deal and play to the end beside them, at a public table or a
+private one with its invitation code. A sitting the API refuses (no such table, a full table, a
+seat taken) is said in one line; a bot interrupted while its table waits gets up again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -31,6 +40,7 @@ from tests.servers import Server, free_port, start_server, stop_server
 KINDS = [game.kind for game in REGISTRY]
 BOT_PATIENCE = 900  # seconds for a whole game of bots; never a measured duration
 REFEREE = Path(sys.executable).parent / "referee"
+SEATINGS = frozenset({"game.sit", "game.leave-seat"})  # a player's commands that are no move
 # "coyote game <id>: seat 1 won (winners: 1, place 1 of 3); 12 commands sent, 80 events"
 SUMMARY = re.compile(
     r"^(?P<kind>[\w-]+) game (?P<game>[0-9a-f-]+): seat (?P<seat>\d+) (?P<result>won|lost) "
@@ -67,7 +77,7 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 class Game:
     game_id: str
     kind: str
-    tokens: list[str]  # by seat
+    tokens: list[str]  # by seat (at an open table: "" for a seat whose token the test lacks)
 
 
 def create(url: str, kind: str, seats: int | None = None, **options: object) -> Game:
@@ -106,13 +116,15 @@ def check_summary(line: str, game: Game, seat: int, outcome: dict[str, Any], ver
 
 def commands_by_seat(url: str, game: Game) -> tuple[int, list[int]]:
     """The game's version, and how many commands each seat's accepted commands count, from
-    its exported bundle."""
+    its exported bundle (taking a seat at an open table is no move in the game)."""
     bundle = httpx.get(f"{url}/v1/games/{game.game_id}/export", timeout=120)
     assert bundle.status_code == 200, bundle.text
     body = bundle.json()
     sent = [0] * len(game.tokens)
     for command in body["commands"]:
-        if command["seat"] is not None:  # None: the referee's own (a timeout claimed)
+        if command["seat"] is None:  # the referee's own (a timeout claimed)
+            continue
+        if json.loads(base64.b64decode(command["body"]))["type"] not in SEATINGS:
             sent[command["seat"]] += 1
     return body["version"], sent
 
@@ -313,3 +325,268 @@ async def test_a_greedy_bot_reads_what_it_weighs(server: Server, shaman: bool) -
         assert positions[: CANDIDATES // 2] == list(range(CANDIDATES // 2))
     # Each way was taken: more than a first page read, and more than greedy reads whole.
     assert len(listed) > FIRST_PAGE and (len(listed) > GREEDY_READ) == shaman, len(listed)
+
+
+# -- open tables: `referee bot --join` ---------------------------------------------------------
+
+SITTING_PATIENCE = 60  # seconds for a bot to start and sit; never a measured duration
+GAME_ID = "00000000-0000-4000-8000-000000000000"  # no game has it
+
+
+def open_table(url: str, kind: str, seats: int, **table: object) -> dict[str, Any]:
+    """An open table created over HTTP, waiting for players."""
+    request = {"kind": kind, "seats": seats, "open_table": table}
+    created = httpx.post(f"{url}/v1/games", json=request, timeout=30)
+    assert created.status_code == 201, created.text
+    body: dict[str, Any] = created.json()
+    assert body["status"] == "waiting" and body["seating"] == "open", body
+    return body
+
+
+def sit(url: str, game_id: str, name: str, **fields: object) -> dict[str, Any]:
+    """A person sits over plain HTTP: their seat and token."""
+    sitting = httpx.post(
+        f"{url}/v1/games/{game_id}/seats", json={"name": name, **fields}, timeout=30
+    )
+    assert sitting.status_code == 201, sitting.text
+    granted: dict[str, Any] = sitting.json()
+    return granted
+
+
+def read_game(url: str, game_id: str) -> dict[str, Any]:
+    shown = httpx.get(f"{url}/v1/games/{game_id}", timeout=30)
+    assert shown.status_code == 200, shown.text
+    game: dict[str, Any] = shown.json()
+    return game
+
+
+def start_joining(url: str, table: str, name: str, *extra: str) -> subprocess.Popen[str]:
+    """`referee bot --join TABLE --name NAME`, its choices seeded by its name."""
+    options = ("--name", name, "--url", url, "--seed", name, *extra)
+    return subprocess.Popen(
+        [str(REFEREE), "bot", "--join", table, *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def seated(url: str, game_id: str, name: str, bot: subprocess.Popen[str]) -> int:
+    """The seat the bot took under `name`, once it sits; it must not have stopped."""
+    deadline = time.monotonic() + SITTING_PATIENCE
+    while time.monotonic() < deadline:
+        names = read_game(url, game_id)["names"]
+        if name in names:
+            return int(names.index(name))
+        assert bot.poll() is None, bot.communicate()
+        time.sleep(0.1)
+    pytest.fail(f"{name} did not sit at {game_id} within {SITTING_PATIENCE} s")
+
+
+def play_by_hand(url: str, game_id: str, token: str, seat: int) -> int:
+    """A person at their seat over plain HTTP, until the game is over: they look at the game
+    now and then, and when their seat is to act send the first of its legal commands. The
+    commands they sent."""
+    auth = {"Authorization": f"Bearer {token}"}
+    path = f"{url}/v1/games/{game_id}"
+    sent = 0
+    deadline = time.monotonic() + BOT_PATIENCE
+    while time.monotonic() < deadline:
+        game = httpx.get(path, headers=auth, timeout=30).json()
+        assert game["seat"] == seat and game["status"] != "cancelled", game
+        if game["status"] == "finished":
+            return sent
+        if seat not in game["to_act"]:
+            time.sleep(0.05)
+            continue
+        page = httpx.get(
+            f"{path}/legal-commands", params={"limit": 1}, headers=auth, timeout=30
+        ).json()
+        if page["version"] != game["version"]:
+            continue
+        request = {"command": page["commands"][0], "expected_version": game["version"]}
+        played = httpx.post(f"{path}/commands", json=request, headers=auth, timeout=30)
+        assert played.status_code in (200, 409), played.text  # 409: the game moved first
+        sent += played.status_code == 200
+    pytest.fail(f"game {game_id} did not end within {BOT_PATIENCE} s")
+
+
+def finish_joined(
+    url: str, game: Game, bots: dict[int, subprocess.Popen[str]], by_hand: dict[int, int]
+) -> None:
+    """Every bot exits 0 with its one summary line, which agrees with the audit; the people's
+    commands are theirs."""
+    results = {seat: bot.communicate(timeout=BOT_PATIENCE) for seat, bot in bots.items()}
+    outcome = audited(url, game)
+    version, sent = commands_by_seat(url, game)
+    for seat, (out, err) in results.items():
+        assert bots[seat].returncode == 0, err
+        assert len(out.splitlines()) == 1, out
+        assert check_summary(out.strip(), game, seat, outcome, version) == sent[seat]
+    for seat, commands in by_hand.items():
+        assert sent[seat] == commands
+    assert sorted([*bots, *by_hand]) == list(range(len(game.tokens)))
+
+
+def test_bots_join_a_public_table_wait_for_the_deal_and_play_it_out(server: Server) -> None:
+    """Ann creates a public Coyote table for three and sits. A bot joins and waits: nothing is
+    dealt, nobody is to act. A second one joins, which deals the game; Ann plays her seat by
+    hand and the bots theirs, to the end."""
+    created = open_table(server.url, "coyote", 3, creator={"name": "Ann", "entropy": "ann's"})
+    game_id = created["game_id"]
+    (ann,) = created["seat_tokens"]
+    bo = start_joining(server.url, game_id, "Bo", "--entropy", "bo's dice")
+    cy = None
+    try:
+        assert seated(server.url, game_id, "Bo", bo) == 1
+        time.sleep(1)  # long enough for a bot that does not wait to have stopped
+        waiting = read_game(server.url, game_id)
+        assert (waiting["status"], waiting["to_act"], waiting["open_seats"]) == ("waiting", [], [2])
+        assert bo.poll() is None, bo.communicate()
+        cy = start_joining(server.url, game_id, "Cy", "--strategy", "greedy")
+        assert seated(server.url, game_id, "Cy", cy) == 2
+        by_hand = play_by_hand(server.url, game_id, ann["token"], ann["seat"])
+        game = Game(game_id, "coyote", [ann["token"], "", ""])
+        finish_joined(server.url, game, {1: bo, 2: cy}, {0: by_hand})
+    finally:
+        for bot in (bo, cy):
+            if bot is not None and bot.poll() is None:
+                bot.kill()
+    final = read_game(server.url, game_id)
+    assert final["names"] == ["Ann", "Bo", "Cy"] and final["seating"] == "open"
+
+
+def test_a_bot_joins_the_newest_public_table_of_its_kind(server: Server) -> None:
+    """`--join any --kind big-manitou`: the table Ann has just opened, the newest of its kind."""
+    created = open_table(server.url, "big-manitou", 2, creator={"name": "Ann"})
+    game_id = created["game_id"]
+    (ann,) = created["seat_tokens"]
+    bot = start_joining(server.url, "any", "Bo", "--kind", "big-manitou")
+    try:
+        assert seated(server.url, game_id, "Bo", bot) == 1
+        by_hand = play_by_hand(server.url, game_id, ann["token"], ann["seat"])
+        finish_joined(
+            server.url, Game(game_id, "big-manitou", [ann["token"], ""]), {1: bot}, {0: by_hand}
+        )
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+
+
+def test_bots_join_a_private_table_with_its_invitation_code(server: Server) -> None:
+    """Its creator does not play: two bots take its seats with the code. Without the code, or
+    with another, the table is not found, as a table that does not exist."""
+    created = open_table(server.url, "big-manitou", 2, visibility="private")
+    game_id, code = created["game_id"], created["invitation_code"]
+    url = ("--url", server.url)
+    refused_in_one_line(run_bot("--join", game_id, *url), "404", "--invitation-code")
+    refused_in_one_line(
+        run_bot("--join", game_id, "--invitation-code", "not-its-code", *url),
+        "404",
+        "not a private table this invitation code opens",
+    )
+    assert read_game(server.url, game_id)["names"] == [None, None]  # nobody sat
+    bots = {
+        seat: start_joining(
+            server.url, game_id, name, "--invitation-code", code, "--seat", str(seat), *extra
+        )
+        for seat, name, extra in [(0, "Bo", ()), (1, "Cy", ("--strategy", "greedy"))]
+    }
+    try:
+        finish_joined(server.url, Game(game_id, "big-manitou", ["", ""]), bots, {})
+    finally:
+        for bot in bots.values():
+            if bot.poll() is None:
+                bot.kill()
+    assert read_game(server.url, game_id)["names"] == ["Bo", "Cy"]
+
+
+def test_a_sitting_refused_is_said_in_one_line(server: Server) -> None:
+    """A seat taken or a full table (409), a name taken (422), no such table (404), a table
+    its creator seated, and no public table waiting of a kind: one line each, exit 1."""
+    created = open_table(server.url, "coyote", 3, creator={"name": "Ann"})
+    game_id = created["game_id"]
+    url = ("--url", server.url)
+    refused_in_one_line(
+        run_bot("--join", game_id, "--seat", "0", *url), "409 seat-taken", "Seat 0 is taken"
+    )
+    refused_in_one_line(
+        run_bot("--join", game_id, "--name", "ann", *url), "422 rule-violation", "called 'Ann'"
+    )
+    sit(server.url, game_id, "Bo")
+    sit(server.url, game_id, "Cy")
+    full = run_bot("--join", game_id, "--name", "Dee", *url)
+    refused_in_one_line(full, "could not take a seat: 409 seat-taken", "Every seat")
+    refused_in_one_line(run_bot("--join", GAME_ID, *url), "404", "no such game")
+    seated_by_creator = create(server.url, "coyote")
+    refused_in_one_line(
+        run_bot("--join", seated_by_creator.game_id, *url), "422", "Its creator seated"
+    )
+    refused_in_one_line(
+        run_bot("--join", "any", "--kind", "no-such-kind", *url),
+        "no public no-such-kind table is waiting for players",
+    )
+    assert read_game(server.url, game_id)["names"] == ["Ann", "Bo", "Cy"]
+
+
+def test_a_bot_interrupted_while_its_table_waits_gets_up_again(server: Server) -> None:
+    """Ctrl-C before the deal: the bot leaves its seat (open again for someone else), says it
+    was interrupted and exits 130."""
+    created = open_table(server.url, "coyote", 3, creator={"name": "Ann"})
+    game_id = created["game_id"]
+    bot = start_joining(server.url, game_id, "Bo")
+    try:
+        assert seated(server.url, game_id, "Bo", bot) == 1
+        bot.send_signal(signal.SIGINT)
+        out, err = bot.communicate(timeout=SITTING_PATIENCE)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    assert (bot.returncode, out, err) == (130, "", "referee bot: interrupted\n")
+    waiting = read_game(server.url, game_id)
+    assert (waiting["status"], waiting["names"]) == ("waiting", ["Ann", None, None])
+
+
+def test_a_bot_whose_table_is_cancelled_says_so(
+    database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A table not filled in time is cancelled (by the server's sweeper): the bot that waited
+    at it says so in one line, exit 1, rather than a game lost."""
+    log = tmp_path_factory.mktemp("cancelled") / "server.log"
+    quick = start_server(database_url, log, sweep_interval_seconds=1, open_table_seconds=2)
+    try:
+        created = open_table(quick.url, "coyote", 3)
+        bot = start_joining(quick.url, created["game_id"], "Bo")
+        try:
+            out, err = bot.communicate(timeout=SITTING_PATIENCE)
+            done = subprocess.CompletedProcess(bot.args, bot.returncode, out, err)
+        finally:
+            if bot.poll() is None:
+                bot.kill()
+        refused_in_one_line(done, "was cancelled", "not all taken")
+        assert read_game(quick.url, created["game_id"])["status"] == "cancelled"
+    finally:
+        stop_server(quick)
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--join", "any", "--token", "t"), "--join takes a seat of its own: it needs no --token"),
+        (("--game", GAME_ID, "--token", "t", "--name", "Bo", "--seat", "1"), "--name, --seat:"),
+        (("--join", GAME_ID, "--kind", "coyote"), "--kind: only with --join any"),
+        (("--game", GAME_ID, "--join", GAME_ID), "not allowed with argument"),
+        (("--join", GAME_ID, "--seat", "-1"), "not a seat"),
+        (("--game", GAME_ID), "--game needs the seat's --token (or REFEREE_BOT_TOKEN)"),
+        (("--token", "t"), "one of the arguments --game --join is required"),
+    ],
+)
+def test_options_that_do_not_go_together_are_a_usage_error(
+    argv: tuple[str, ...], said: str
+) -> None:
+    env = {name: value for name, value in os.environ.items() if name != "REFEREE_BOT_TOKEN"}
+    done = subprocess.run(
+        [str(REFEREE), "bot", *argv], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert done.returncode == 2, done
+    assert done.stdout == "" and said in done.stderr, done.stderr
