@@ -85,8 +85,9 @@ class Settings:
     bot_games_burst: int = 3
     bot_cpu_share: float = 0.25
     # An open table not filled within `open_table_seconds` of its creation is cancelled. A
-    # sitting with an invitation code, or refused as if there were no such game, spends one of
-    # its client's `invitation_guesses` (a bucket like the ones above).
+    # sitting refused as if there were no such game spends one of its client's
+    # `invitation_guesses` (a bucket like the ones above); with none left, a sitting with a code
+    # is refused before the code is checked.
     open_table_seconds: float = 3600.0
     invitation_guesses_per_minute: float = 10.0
     invitation_guesses_burst: int = 10

@@ -46,13 +46,17 @@ class RateLimiter:
     def enabled(self) -> bool:
         return self._rate > 0
 
-    def wait(self, client: str) -> float:
-        """Take a token for `client`: 0 if it had one, else the seconds until it will."""
+    def wait(self, client: str, *, spend: bool = True) -> float:
+        """Take a token for `client`: 0 if it had one, else the seconds until it will. Without
+        `spend`, only look: whether a token would be there now."""
         if not self.enabled:
             return 0.0
         now = self._clock()
         tokens, then = self._buckets.pop(client, (self._burst, now))
         tokens = min(self._burst, tokens + (now - then) * self._rate)
+        if not spend:
+            self._buckets[client] = (tokens, now)
+            return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self._rate
         if tokens >= 1.0:
             self._buckets[client] = (tokens - 1.0, now)
             waited = 0.0
@@ -78,13 +82,20 @@ def expensive(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandle
     )
 
 
-def spend(connection: ASGIConnection[Any, Any, Any, Any], key: str, refusal: str) -> None:
+def spend(
+    connection: ASGIConnection[Any, Any, Any, Any],
+    key: str,
+    refusal: str,
+    *,
+    only_look: bool = False,
+) -> None:
     """Spend one of the client's tokens of the limiter kept in the app's state under `key`
-    (none there: no limit), or refuse the request: 429, `refusal` with its `{seconds}`."""
+    (none there: no limit), or refuse the request: 429, `refusal` with its `{seconds}`. With
+    `only_look`, refuse a client with no token left but spend none."""
     limiter: RateLimiter | None = connection.app.state.get(key)
     if limiter is None:
         return
-    waited = limiter.wait(client_address(connection))
+    waited = limiter.wait(client_address(connection), spend=not only_look)
     if waited > 0:
         seconds = max(1, math.ceil(waited))
         raise Problem(

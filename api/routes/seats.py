@@ -85,14 +85,15 @@ async def take_seat(
 
     Without a `seat`, the first open one is taken. A seat that is taken (also by a sitting that
     won a race to it) is a 409 `seat-taken`. A private table needs its `invitation_code`; a
-    wrong code is answered exactly as a game that does not exist (404). Sittings with a code,
-    and those answered 404, are limited per client (429, before any code is checked). The
+    wrong code is answered exactly as a game that does not exist (404). Sittings answered 404
+    are limited per client; past the limit a sitting with a code is refused (429) before its
+    code is checked, so that guessing learns nothing. The
     sitting that takes the last seat deals the game. A retry with the same `Idempotency-Key`
     is answered as the first sitting was (`replayed: true`)."""
     body = strict_body(data, SitRequest)
     bind(game_id=str(game_id))
-    if body.invitation_code is not None:  # every guess is counted before any is checked
-        spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
+    if body.invitation_code is not None:  # past the limit, no code is checked, right or wrong
+        spend(request, INVITATION_GUESSES, GUESS_REFUSAL, only_look=True)
     try:
         result = await service.sit(
             str(game_id),
@@ -101,9 +102,8 @@ async def take_seat(
             invitation_code=body.invitation_code,
             idempotency_key=idempotency_key,
         )
-    except StreamNotFound:  # no such game, or a private one without its code
-        if body.invitation_code is None:
-            spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
+    except StreamNotFound:  # no such game, or a private one without its (right) code
+        spend(request, INVITATION_GUESSES, GUESS_REFUSAL)
         raise
     bind(seat=result.seat)
     sweeper_in(state).nudge(str(game_id), result.table)

@@ -110,3 +110,14 @@ def test_a_bucket_refills_at_its_rate_and_per_client() -> None:
     now[0] = 100.0
     assert [limiter.wait("a") for _ in range(3)] == [0, 0, pytest.approx(1.0)], "burst, no more"
     assert not RateLimiter(per_minute=0, burst=1).enabled
+
+
+def test_a_look_at_a_bucket_spends_nothing() -> None:
+    now = [0.0]
+    limiter = RateLimiter(per_minute=60, burst=1, clock=lambda: now[0])
+    assert [limiter.wait("a", spend=False) for _ in range(3)] == [0, 0, 0]
+    assert limiter.wait("a") == 0
+    assert limiter.wait("a", spend=False) == pytest.approx(1.0), "empty: a look says so"
+    assert limiter.wait("a", spend=False) == pytest.approx(1.0), "and takes nothing"
+    now[0] = 1.0
+    assert limiter.wait("a", spend=False) == 0
