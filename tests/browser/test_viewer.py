@@ -126,7 +126,14 @@ async def test_a_seat_sees_its_own_hidden_cards_and_no_one_elses(
     await view_as(page, coyote.tokens[2], 2)
     head = (await drawn(page))["zones"]["head-2"]
     assert head == [HIDDEN], "a Coyote seat never sees its own card"
-    assert await page.evaluate("() => localStorage.length + sessionStorage.length") == 0
+    # A seat's token is kept in the tab's own storage only (a reload keeps the seat), one per
+    # game viewed as a seat, under that game's key; nothing in the lasting storage, no cookie.
+    assert await page.evaluate("() => localStorage.length") == 0
+    kept = await page.evaluate(
+        "() => Object.fromEntries(Object.keys(sessionStorage).map((k) => [k, sessionStorage[k]]))"
+    )
+    assert kept[f"referee.seat.{coyote.id}"] == coyote.tokens[2]
+    assert all(key.startswith("referee.seat.") for key in kept), kept
     assert await page.context.cookies() == []
     assert await page.input_value("#seat-token") == "", "the token leaves the form once read"
     assert coyote.tokens[2] not in await page.content()

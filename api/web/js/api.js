@@ -30,13 +30,29 @@ export async function getJson(path, { token = null, params = {} } = {}) {
   return answer(response);
 }
 
-export async function post(path, { token = null, body = null, contentType = "application/json" } = {}) {
+export async function post(path, { token = null, body = null, contentType = "application/json", extra = {} } = {}) {
   const response = await fetch(path, {
     method: "POST",
-    headers: headers(token, { "Content-Type": contentType }),
+    headers: headers(token, { "Content-Type": contentType, ...extra }),
     body,
   });
   return answer(response);
+}
+
+/** A JSON body POSTed with an Idempotency-Key: a retry after a lost answer sends the same key,
+ * so the request is made once whatever happens on the way. */
+export async function postOnce(path, { token = null, json, key }) {
+  const request = () => post(path, { token, body: JSON.stringify(json), extra: { "Idempotency-Key": key } });
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    return request(); // the network failed: the same key again
+  }
+}
+
+export async function remove(path, { token = null } = {}) {
+  return answer(await fetch(path, { method: "DELETE", headers: headers(token) }));
 }
 
 export const gamePath = (gameId) => `/v1/games/${encodeURIComponent(gameId)}`;

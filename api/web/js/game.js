@@ -1,22 +1,27 @@
 // The game page (/games/{id}): the table drawn at any event, the timeline, live updates, the
-// outcome and the audit. Everything comes from the public API; a seat token pasted here lives
-// in this module's memory only and goes nowhere but into Authorization headers.
+// outcome and the audit; a seat's player takes a seat here and plays (play.js). Everything
+// comes from the public API; a seat token goes nowhere but into Authorization headers, and is
+// kept in this tab's storage only (seats.js).
 
-import { allEvents, gamePath, getJson, kinds, post } from "./api.js";
+import { ApiError, allEvents, gamePath, getJson, kinds, post, postOnce } from "./api.js";
 import { reportView } from "./audit.js";
 import { seatNumbers, when } from "./describe.js";
 import { fill, h, listed, nameSeats, plural, seatName, withNames, words } from "./dom.js";
 import { seatColour } from "./kinds/common.js";
 import { drawView } from "./kinds/index.js";
 import { LiveStream } from "./live.js";
+import { PlayPanel, refused } from "./play.js";
 import { revealed } from "./reveal.js";
 import { Timeline } from "./timeline.js";
+import { forgetToken, freshKey, seatLink, storeToken, storedInvitation, storedToken, takeFragment } from "./seats.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const $ = (id) => document.getElementById(id);
 
+takeFragment(gameId); // a link's seat token or invitation code, into the tab's storage
+
 const page = {
-  token: null, // a seat's token: this variable is the only place it is kept
+  token: storedToken(gameId), // a seat's token: here, and in the tab's storage
   seat: null,
   detail: null,
   catalogue: new Map(),
@@ -31,6 +36,21 @@ const page = {
 };
 
 const timeline = new Timeline($("timeline"), { onSelect: (seq) => show(seq) });
+const play = new PlayPanel($("play"), {
+  gameId,
+  onPlayed: () => refreshSoon(0),
+  onLeft: () => {
+    forgetToken(gameId);
+    page.token = null;
+    load().then(viewing).catch(fail);
+  },
+  onChange: () => {
+    if (page.shown !== null && isLatest(page.shown)) drawState(page.shown);
+  },
+});
+
+/** Whether a state is the game as it is now (the one a move is made on). */
+const isLatest = (state) => state.seq >= timeline.last && state.seq >= (page.detail?.version ?? 0);
 
 function fail(error) {
   const box = $("page-error");
@@ -91,7 +111,8 @@ function drawNamed(state) {
   const left = new Map((state.left ?? []).map((gone) => [gone.seat, gone.how]));
   const open = new Set(openSeats(state.names, state.status));
   const openNote = state.status === "cancelled" ? "nobody sat here" : "open: nobody sits here yet";
-  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything, left, open, openNote }));
+  const actions = isLatest(state) ? play.actions : null; // a move is made on the game as it is now
+  fill(board, drawView(page.detail.kind, view, { viewer: page.seat, everything, left, open, openNote, play: actions }));
   if (state.clocks) board.append(clocks(state));
   page.shown = state;
   tick();
@@ -196,7 +217,53 @@ function renderSummary() {
   fill($("players"), players(detail));
   fill($("outcome"), waiting(detail) ?? outcome(detail.outcome, detail.left, detail.names));
   heading();
+  sitting(detail);
+  $("copy-seat-link").hidden = page.token === null;
+  play.update({ detail, token: page.token, seat: page.seat, view: detail.view });
 }
+
+/** The form to take a seat: shown at a table waiting for players, to a page that holds none. */
+function sitting(detail) {
+  const open = detail.status === "waiting" && page.seat === null ? detail.open_seats ?? [] : [];
+  $("sit").hidden = open.length === 0;
+  const select = $("sit-seat");
+  const chosen = select.value;
+  fill(select, h("option", { value: "" }, "the first open one"),
+    open.map((seat) => h("option", { value: String(seat) }, `seat ${seat}`)));
+  select.value = open.includes(Number(chosen)) ? chosen : "";
+}
+
+$("sit-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const refusal = $("sit-refusal");
+  refusal.hidden = true;
+  const seat = $("sit-seat").value;
+  const body = { name: $("sit-name").value, entropy: $("sit-entropy").value };
+  if (seat !== "") body.seat = Number(seat);
+  const invitation = storedInvitation(gameId);
+  if (invitation) body.invitation_code = invitation;
+  try {
+    const granted = await postOnce(`${gamePath(gameId)}/seats`, { json: body, key: freshKey() });
+    storeToken(gameId, granted.token);
+    page.token = granted.token;
+    await load();
+    viewing();
+  } catch (error) {
+    refusal.hidden = false;
+    refusal.textContent = error instanceof ApiError ? refused(error) : `You could not sit: ${error.message}`;
+  }
+});
+
+$("copy-seat-link").addEventListener("click", async () => {
+  if (page.token === null) return;
+  const link = seatLink(gameId, page.token);
+  try {
+    await navigator.clipboard.writeText(link);
+    $("viewing").textContent = "The link to your seat is copied: open it on your other device. It holds your token: keep it to yourself.";
+  } catch {
+    $("viewing").textContent = "The browser did not let the page copy the link.";
+  }
+});
 
 /** An open table's players, seat by seat: who sits where, and the seats still open. */
 function players(detail) {
@@ -377,14 +444,19 @@ function arrived(record) {
   heading();
   auditLater();
   if (page.following) show(record.seq);
-  clearTimeout(refreshing); // the summary (to act, version) once a burst of events is in
+  refreshSoon(150);
+}
+
+/** The summary (to act, version, the moves on offer) read again once a burst of events is in. */
+function refreshSoon(delay) {
+  clearTimeout(refreshing);
   refreshing = setTimeout(async () => {
     const before = page.detail.status;
     page.detail = await getJson(gamePath(gameId), { token: page.token });
     renderSummary();
     // The last seat is taken and the game dealt: the table moves on to the game as it starts.
     if (before === "waiting" && page.detail.status === "active" && !page.following) show(timeline.last);
-  }, 150);
+  }, delay);
 }
 
 /** Everything is public now: read it all again. */
@@ -397,7 +469,14 @@ async function load() {
   clearFailure();
   page.generation += 1;
   page.states.clear();
-  page.detail = await getJson(gamePath(gameId), { token: page.token });
+  try {
+    page.detail = await getJson(gamePath(gameId), { token: page.token });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || page.token === null) throw error;
+    forgetToken(gameId); // a token no longer good here (its player left the seat): a spectator
+    page.token = null;
+    page.detail = await getJson(gamePath(gameId));
+  }
   page.seat = page.detail.seat;
   renderSummary();
   timeline.setRecords(await allEvents(gameId, page.token));
@@ -424,12 +503,14 @@ $("seat-form").addEventListener("submit", async (event) => {
     return;
   }
   page.token = candidate;
+  storeToken(gameId, candidate);
   await load().catch(fail);
   viewing();
 });
 
 $("spectate").addEventListener("click", async () => {
   page.token = null;
+  forgetToken(gameId);
   await load().catch(fail);
   viewing();
 });

@@ -1,0 +1,197 @@
+// Playing from the game page. When the page's seat is to act, its legal commands (the API's
+// legal-commands, every page of them) become actions: each kind's drawing may offer them where
+// they are natural (a card, a space), and this panel lists every one of them in words. A command
+// goes with the version the page shows (`expected_version`) and a fresh Idempotency-Key, so a
+// double click or a retry cannot play it twice; a refusal shows the rule's message and changes
+// nothing on the page.
+
+import { ApiError, gamePath, getJson, postOnce, remove } from "./api.js";
+import { plainSentence } from "./describe.js";
+import { fill, h, seatName } from "./dom.js";
+import { kindModule } from "./kinds/index.js";
+import { freshKey } from "./seats.js";
+
+const PAGE = 1000;
+const MOST = 5000; // commands listed at most (no game offers nearly so many)
+const LISTED_OPEN = 40; // more moves than this are listed folded
+
+/** A command in words: the kind's own sentence, else its type and fields. */
+export function commandWords(kind, command, view) {
+  const words = kindModule(kind).commandWords;
+  if (words) {
+    try {
+      const said = words(command, view);
+      if (said) return said;
+    } catch {
+      // a field of another shape: said plainly below
+    }
+  }
+  return plainSentence(command);
+}
+
+async function legalCommands(gameId, token) {
+  const commands = [];
+  for (let offset = 0; offset < MOST; offset += PAGE) {
+    const page = await getJson(`${gamePath(gameId)}/legal-commands`, { token, params: { offset, limit: PAGE } });
+    commands.push(...page.commands);
+    if (commands.length >= page.total || page.commands.length === 0) return { commands, version: page.version };
+  }
+  return { commands, version: null };
+}
+
+export class PlayPanel {
+  /** `onPlayed(result)`: a command was accepted; `onChange()`: the actions on offer changed. */
+  constructor(root, { gameId, onPlayed, onLeft, onChange }) {
+    Object.assign(this, { root, gameId, onPlayed, onLeft, onChange });
+    this.commands = [];
+    this.version = null;
+    this.busy = false;
+    this.asked = 0;
+  }
+
+  /** What the drawing may offer: the commands the seat may send now, and how to send one. */
+  get actions() {
+    return this.commands.length && !this.busy ? { commands: this.commands, send: (command) => this.send(command) } : null;
+  }
+
+  /** Called whenever the game or the page's seat changes. */
+  async update({ detail, token, seat, view }) {
+    Object.assign(this, { detail, token, seat, view });
+    const asked = ++this.asked;
+    this.root.hidden = token === null || seat === null;
+    if (this.root.hidden) return this.offer([]);
+    if (detail.status === "waiting") return this.show(this.waiting());
+    if (detail.status !== "active") {
+      this.offer([]);
+      return this.show(h("p", {}, `You played ${seatName(seat)}.`));
+    }
+    if (!detail.to_act.includes(seat)) {
+      this.offer([]);
+      const whose = detail.to_act.length ? detail.to_act.map(seatName).join(", ") : "nobody";
+      return this.show(h("p", { "data-turn": "theirs" }, `Waiting for ${whose} to play.`), this.resignation());
+    }
+    let legal;
+    try {
+      legal = await legalCommands(this.gameId, token);
+    } catch (error) {
+      if (asked === this.asked) this.show(h("p", { class: "error", role: "alert" }, `Your moves could not be read: ${error.message}`));
+      return undefined;
+    }
+    if (asked !== this.asked) return undefined; // the game moved on meanwhile
+    this.version = legal.version;
+    this.offer(legal.commands);
+    return this.show(this.choices(), this.resignation());
+  }
+
+  offer(commands) {
+    const changed = commands.length || this.commands.length;
+    this.commands = commands;
+    if (changed) this.onChange();
+  }
+
+  show(...blocks) {
+    fill(this.root, h("h2", { id: "play-heading" }, this.seat === null ? "Play" : `You are ${seatName(this.seat)}`),
+      ...blocks, h("p", { id: "play-refusal", class: "error", role: "alert", hidden: true }));
+  }
+
+  waiting() {
+    return [h("p", {}, "The table is waiting for its other players; the game starts when every seat is taken."),
+      h("button", { type: "button", "data-action": "leave", onclick: () => this.leave() }, "Leave the table")];
+  }
+
+  choices() {
+    const view = this.view;
+    const kind = this.detail.kind;
+    const list = h("ul", { class: "commands", "aria-label": "Your moves" }, this.commands.map((command, index) =>
+      h("li", {}, h("button", {
+        type: "button",
+        "data-command": index,
+        "data-command-type": command.type,
+        onclick: () => this.send(command),
+      }, commandWords(kind, command, view)))));
+    const controls = this.controls(kind, view);
+    return [
+      h("p", { "data-turn": "yours" }, `Your turn: ${this.commands.length === 1 ? "one move is" : `${this.commands.length} moves are`} open to you. ` +
+        "Choose one here (or on the table, where the drawing offers it)."),
+      controls,
+      // Every move in words, always there; folded when the kind's own controls say it shorter.
+      controls || this.commands.length > LISTED_OPEN
+        ? h("details", { class: "all-commands" }, h("summary", {}, `Every move, listed (${this.commands.length})`), list)
+        : list,
+    ];
+  }
+
+  /** The kind's own compact controls for these moves (a bid's number, a hand's cards), if it
+   * has any: `controls(actions, view)` in its module answers an element or null. */
+  controls(kind, view) {
+    const make = kindModule(kind).controls;
+    if (!make) return null;
+    try {
+      return make(this.actions, view) ?? null;
+    } catch (error) {
+      console.error(`the ${kind} controls failed; the listed moves remain`, error);
+      return null;
+    }
+  }
+
+  resignation() {
+    const confirm = h("button", { type: "button", class: "danger", hidden: true, "data-action": "resign-confirm",
+      onclick: () => this.send({ type: "game.resign" }) }, "Yes, resign");
+    const resign = h("button", { type: "button", "data-action": "resign", onclick: () => {
+      confirm.hidden = false;
+      confirm.focus();
+    } }, "Resign…");
+    return h("p", { class: "row" }, resign, " ", confirm);
+  }
+
+  refusal(message) {
+    const box = this.root.querySelector("#play-refusal");
+    if (!box) return;
+    box.hidden = message === null;
+    box.textContent = message ?? "";
+  }
+
+  /** Sends a command; the answer moves the page on, a refusal is shown and changes nothing. */
+  async send(command) {
+    if (this.busy) return; // a double click: the first one is on its way
+    this.busy = true;
+    this.setDisabled(true);
+    this.refusal(null);
+    const body = { command, expected_version: this.detail.version };
+    try {
+      const result = await postOnce(`${gamePath(this.gameId)}/commands`, { token: this.token, json: body, key: freshKey() });
+      this.busy = false;
+      this.offer([]);
+      this.onPlayed(result);
+    } catch (error) {
+      this.busy = false;
+      this.setDisabled(false);
+      this.refusal(refused(error));
+      this.onChange();
+    }
+  }
+
+  async leave() {
+    try {
+      await remove(`${gamePath(this.gameId)}/seats/${this.seat}`, { token: this.token });
+      this.onLeft();
+    } catch (error) {
+      this.refusal(refused(error));
+    }
+  }
+
+  setDisabled(disabled) {
+    for (const button of this.root.querySelectorAll("button")) button.disabled = disabled;
+  }
+}
+
+/** A refusal in words: the rule's message, and which rule. */
+export function refused(error) {
+  if (!(error instanceof ApiError)) return `The move could not be sent: ${error.message}`;
+  const problem = error.problem ?? {};
+  const rule = problem.rule_id ? ` (rule ${problem.rule_id})` : "";
+  if (error.status === 409 && problem.current_version) {
+    return "The game moved on before your move arrived: look at the table again and choose anew.";
+  }
+  return `Refused: ${problem.detail ?? error.message}${rule}`;
+}

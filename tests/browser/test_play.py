@@ -1,0 +1,188 @@
+"""A person plays in the browser: starts a table from `/`, plays their seat by clicking through
+the page against the server's bots to the end, reloads mid-game without losing the seat, and
+two people sit at one open table from two browser contexts.
+
+Nothing here talks to the API for the player: every move is a click on the page (a listed
+move, or the drawing where it offers one), as a person would make it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.async_api import Browser, Locator, Page, Route, expect
+
+from tests.browser.conftest import VIEWPORT
+from tests.browser.viewer import PATIENCE_MS
+from tests.servers import Server, start_server, stop_server
+
+MOST_MOVES = 400  # a person's moves in one game, far above any seen: a guard, not a measure
+QUICK = {"coyote": "Coyote against 3 bots"}
+
+
+@pytest.fixture(scope="module")
+def play_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose bots move at once (no pacing, no limit on games with bots) and sweep
+    often: the person's game goes at the speed of the clicks."""
+    directory = tmp_path_factory.mktemp("play")
+    server = start_server(
+        database_url,
+        directory / "server.log",
+        expensive_reads_per_minute=0,
+        bot_games_per_minute=0,
+        bot_cpu_share=1.0,
+        sweep_interval_seconds=0.2,
+        sse_heartbeat_seconds=0.5,
+        shutdown_grace_seconds=2,
+    )
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture
+async def person(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
+    context = await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
+    opened = await context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    await context.close()
+    assert not errors, errors
+
+
+async def start_alone(page: Page, kind: str, name: str = "Ada") -> str:
+    await page.goto("/")
+    await page.fill("#my-name", name)
+    await page.click(f'[data-quick="{kind}"]')
+    await page.wait_for_url("**/games/*", timeout=PATIENCE_MS)
+    await page.wait_for_selector("#board[data-seq]:not([aria-busy])", timeout=PATIENCE_MS)
+    return page.url.rsplit("/", 1)[-1]
+
+
+async def first_listed_move(page: Page) -> Locator:
+    """The first move of the page's list of every move (unfolded if it is folded)."""
+    folded = page.locator("#play details.all-commands:not([open]) > summary")
+    if await folded.count():
+        await folded.click()
+    return page.locator("#play .commands button").first
+
+
+async def play_to_the_end(page: Page) -> int:
+    """Clicks a listed move whenever it is the person's turn, until the game is over."""
+    moves = 0
+    while moves < MOST_MOVES:
+        turn = page.locator('#play [data-turn="yours"], #outcome .outcome')
+        await turn.first.wait_for(timeout=60_000)
+        if await page.locator("#outcome .outcome").count():
+            return moves
+        button = await first_listed_move(page)
+        version = await page.locator('[data-fact="events"]').text_content()
+        await button.click()
+        moves += 1
+        # The move is in once the game's version moves on (the page follows it live).
+        await expect(page.locator('[data-fact="events"]')).not_to_have_text(
+            version or "", timeout=PATIENCE_MS
+        )
+    raise AssertionError(f"the game did not end after {MOST_MOVES} moves of the person's")
+
+
+async def test_a_person_plays_coyote_against_three_bots_to_the_end(
+    person: Page, screenshots: Path
+) -> None:
+    await start_alone(person, "coyote")
+    await expect(person.locator("#play")).to_be_visible()
+    await person.screenshot(path=str(screenshots / "play-coyote-start.png"), full_page=True)
+    moves = await play_to_the_end(person)
+    assert moves > 0
+    await expect(person.locator("#outcome .outcome")).to_contain_text("The game is over")
+    await person.screenshot(path=str(screenshots / "play-coyote-end.png"), full_page=True)
+
+
+async def test_a_refused_move_shows_the_rule_and_changes_nothing(person: Page) -> None:
+    await start_alone(person, "coyote")
+    await person.locator('#play [data-turn="yours"]').wait_for(timeout=60_000)
+    version = await person.locator('[data-fact="events"]').text_content()
+    moves = await person.locator("#play .commands button").count()
+
+    # What the page sends is changed on the way, as a stale page or a forged move would be: an
+    # out-of-date version (409), then a bid the rules refuse (422). Nothing changes either time.
+    async def stale(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        await route.continue_(post_data=json.dumps({**body, "expected_version": 1}))
+
+    await person.route("**/commands", stale)
+    await (await first_listed_move(person)).click()
+    await expect(person.locator("#play-refusal")).to_contain_text("moved on")
+    await person.unroute("**/commands")
+
+    # A challenge with no bid standing, or a bid of 1 where one stands: either is refused.
+    bid_stands = await person.locator('#play [data-command-type="coyote.challenge"]').count()
+    forged = {"type": "coyote.bid", "number": 1} if bid_stands else {"type": "coyote.challenge"}
+
+    async def illegal(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        await route.continue_(post_data=json.dumps({**body, "command": forged}))
+
+    await person.route("**/commands", illegal)
+    await (await first_listed_move(person)).click()
+    await expect(person.locator("#play-refusal")).to_contain_text("Refused:")
+    await expect(person.locator("#play-refusal")).to_contain_text("rule coyote.")
+    await expect(person.locator('[data-fact="events"]')).to_have_text(version or "")
+    assert await person.locator("#play .commands button").count() == moves
+    assert await person.locator("#play .commands button:disabled").count() == 0
+
+
+async def test_a_reload_keeps_the_seat_and_the_token_never_enters_the_address(
+    person: Page,
+) -> None:
+    game_id = await start_alone(person, "coyote")
+    await expect(person.locator("#viewing")).to_contain_text("Viewing as Ada (seat 0")
+    token = await person.evaluate(f"sessionStorage.getItem('referee.seat.{game_id}')")
+    assert token and token not in person.url
+    await person.reload()
+    await person.wait_for_selector("#board[data-seq]:not([aria-busy])", timeout=PATIENCE_MS)
+    await expect(person.locator("#viewing")).to_contain_text("Viewing as Ada (seat 0")
+    assert token not in person.url
+    assert "seat" not in await person.evaluate("document.cookie")
+
+
+async def test_two_people_sit_at_one_open_table_from_two_browsers(
+    browser: Browser, play_server: Server, screenshots: Path
+) -> None:
+    contexts = [
+        await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
+        for _ in range(2)
+    ]
+    ann, bob = [await context.new_page() for context in contexts]
+    try:
+        await ann.goto("/")
+        await ann.fill("#my-name", "Ann")
+        await ann.locator("details summary").first.click()
+        await ann.select_option("#start-kind", "wind-river")
+        await ann.select_option("#start-seats", "3")
+        await ann.select_option('[data-seat="1"]', "player")
+        await ann.select_option('[data-seat="2"]', "greedy")
+        await ann.click("#start-form button[type=submit]")
+        await ann.wait_for_url("**/games/*", timeout=PATIENCE_MS)
+        game_id = ann.url.rsplit("/", 1)[-1]
+        await expect(ann.locator("#outcome .waiting")).to_contain_text("Waiting for 1 player")
+
+        await bob.goto("/")
+        await bob.fill("#my-name", "Bob")
+        await bob.locator(f'[data-join="{game_id}"]').click()
+        await bob.wait_for_url(f"**/games/{game_id}", timeout=PATIENCE_MS)
+        for person, name in ((ann, "Ann"), (bob, "Bob")):
+            await expect(person.locator('[data-fact="status"]')).to_have_text(
+                "active", timeout=PATIENCE_MS
+            )
+            await expect(person.locator("#viewing")).to_contain_text(f"Viewing as {name}")
+        await ann.screenshot(path=str(screenshots / "play-two-people.png"), full_page=True)
+    finally:
+        for context in contexts:
+            await context.close()
