@@ -106,3 +106,38 @@ async def page(browser: Browser, viewer_server: Server) -> AsyncIterator[Page]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+# -- playing: a server whose bots answer at once, and a person at a browser ---------------------
+
+
+@pytest.fixture(scope="module")
+def play_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose bots move at once (no pacing, no limit on games with bots) and sweep
+    often: the person's game goes at the speed of the clicks."""
+    directory = tmp_path_factory.mktemp("play")
+    server = start_server(
+        database_url,
+        directory / "server.log",
+        expensive_reads_per_minute=0,
+        bot_games_per_minute=0,
+        bot_cpu_share=1.0,
+        sweep_interval_seconds=0.2,
+        sse_heartbeat_seconds=0.5,
+        shutdown_grace_seconds=2,
+    )
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+@pytest.fixture
+async def person(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
+    context = await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
+    opened = await context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    await context.close()
+    assert not errors, errors

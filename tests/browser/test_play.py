@@ -9,87 +9,18 @@ move, or the drawing where it offers one), as a person would make it.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import httpx
-import pytest
-from playwright.async_api import Browser, Locator, Page, Route, expect
+from playwright.async_api import Browser, Page, Route, expect
 
 from tests.browser.conftest import VIEWPORT
+from tests.browser.playing import (
+    first_listed_move,
+    play_to_the_end,
+    start_alone,
+)
 from tests.browser.viewer import PATIENCE_MS
-from tests.servers import Server, start_server, stop_server
-
-MOST_MOVES = 400  # a person's moves in one game, far above any seen: a guard, not a measure
-QUICK = {"coyote": "Coyote against 3 bots"}
-
-
-@pytest.fixture(scope="module")
-def play_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server whose bots move at once (no pacing, no limit on games with bots) and sweep
-    often: the person's game goes at the speed of the clicks."""
-    directory = tmp_path_factory.mktemp("play")
-    server = start_server(
-        database_url,
-        directory / "server.log",
-        expensive_reads_per_minute=0,
-        bot_games_per_minute=0,
-        bot_cpu_share=1.0,
-        sweep_interval_seconds=0.2,
-        sse_heartbeat_seconds=0.5,
-        shutdown_grace_seconds=2,
-    )
-    try:
-        yield server
-    finally:
-        stop_server(server)
-
-
-@pytest.fixture
-async def person(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
-    context = await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
-    opened = await context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    await context.close()
-    assert not errors, errors
-
-
-async def start_alone(page: Page, kind: str, name: str = "Ada") -> str:
-    await page.goto("/")
-    await page.fill("#my-name", name)
-    await page.click(f'[data-quick="{kind}"]')
-    await page.wait_for_url("**/games/*", timeout=PATIENCE_MS)
-    await page.wait_for_selector("#board[data-seq]:not([aria-busy])", timeout=PATIENCE_MS)
-    return page.url.rsplit("/", 1)[-1]
-
-
-async def first_listed_move(page: Page) -> Locator:
-    """The first move of the page's list of every move (unfolded if it is folded)."""
-    folded = page.locator("#play details.all-commands:not([open]) > summary")
-    if await folded.count():
-        await folded.click()
-    return page.locator("#play .commands button").first
-
-
-async def play_to_the_end(page: Page) -> int:
-    """Clicks a listed move whenever it is the person's turn, until the game is over."""
-    moves = 0
-    while moves < MOST_MOVES:
-        turn = page.locator('#play [data-turn="yours"], #outcome .outcome')
-        await turn.first.wait_for(timeout=60_000)
-        if await page.locator("#outcome .outcome").count():
-            return moves
-        button = await first_listed_move(page)
-        version = await page.locator('[data-fact="events"]').text_content()
-        await button.click()
-        moves += 1
-        # The move is in once the game's version moves on (the page follows it live).
-        await expect(page.locator('[data-fact="events"]')).not_to_have_text(
-            version or "", timeout=PATIENCE_MS
-        )
-    raise AssertionError(f"the game did not end after {MOST_MOVES} moves of the person's")
+from tests.servers import Server
 
 
 async def test_a_person_plays_coyote_against_three_bots_to_the_end(
