@@ -11,6 +11,7 @@ is byte-stable: sorted keys, no generated examples.
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -20,7 +21,7 @@ import msgspec
 import msgspec.inspect
 from litestar import Litestar, Request
 from litestar.openapi.config import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, ScalarRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin
 from litestar.openapi.spec import Components, Contact, License, SecurityScheme, Tag
 
 from api.auth import SECURITY_SCHEME
@@ -457,6 +458,39 @@ class CompletedJsonRenderPlugin(JsonRenderPlugin):
         return render(complete(openapi_schema, structs_of(wire_types()))).encode()
 
 
+# Files the service serves itself (`api.routes.pages`, under its STATIC_PATH: importing it here
+# would be circular).
+REDOC_JS = "/web/vendor/redoc/redoc.standalone.js"
+FAVICON = "/web/favicon.svg"
+DOCS_STYLE = "body { margin: 0; padding: 0 }"  # the page's own, allowed by its hash (DOCS_HEADERS)
+
+
+class LocalRedocRenderPlugin(RedocRenderPlugin):
+    """The documentation page: Redoc, whose one file the service serves itself
+    (`api/web/vendor/redoc/`), so the page needs no network beyond this origin. It holds no
+    inline script either (Litestar's own page calls `Redoc.init` inline): the bundle starts on
+    the `<redoc>` element, which names the document to read (DOCS_HEADERS says the rest)."""
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        title = html.escape(openapi_schema["info"]["title"])
+        document = html.escape(self.get_openapi_json_route(request))
+        return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="{FAVICON}" type="image/svg+xml">
+<style>{DOCS_STYLE}</style>
+</head>
+<body>
+<redoc spec-url="{document}"></redoc>
+<script src="{REDOC_JS}"></script>
+</body>
+</html>
+""".encode()
+
+
 def openapi_config(version: str) -> OpenAPIConfig:
     return OpenAPIConfig(
         title="Referee",
@@ -465,7 +499,7 @@ def openapi_config(version: str) -> OpenAPIConfig:
         contact=Contact(name="The referee's maintainers, through the project's issue tracker"),
         description=DESCRIPTION,
         path=DOCS,
-        render_plugins=[ScalarRenderPlugin(path=["/", "/scalar"]), CompletedJsonRenderPlugin()],
+        render_plugins=[LocalRedocRenderPlugin(path=["/", "/redoc"]), CompletedJsonRenderPlugin()],
         components=Components(
             security_schemes={
                 SECURITY_SCHEME: SecurityScheme(

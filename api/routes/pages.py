@@ -8,13 +8,17 @@ no referrer, so that nothing injected or linked can carry it off.
 `/web/{name}` serves the files found under `api/web/` when the process starts, by their names
 and nothing else: no path a client sends is ever handed to the file system (a NUL, a name too
 long for it or a `..` would otherwise reach `stat`). A file added later is served after a restart.
+Among them, under `vendor/`, the third-party files the API's documentation page loads.
 
 Every answer says `X-Content-Type-Options: nosniff`, and every HTML answer carries the pages'
-policy (`security_headers`, a before-send hook: one place for all routes, the files included).
+policy (`security_headers`, a before-send hook: one place for all routes, the files included),
+the documentation page its own (DOCS_HEADERS).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from pathlib import Path
 from uuid import UUID
 
@@ -25,6 +29,7 @@ from litestar.params import FromPath
 from litestar.response import File
 from litestar.types import BeforeMessageSendHookHandler, ControllerRouterHandler, Message, Scope
 
+from api.openapi import DOCS_STYLE
 from api.problems import NOT_FOUND, Problem
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -37,9 +42,32 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
-# The API's documentation page (Litestar's, under the OpenAPI path) loads its script and style
-# from a CDN: the pages' policy would break it. It may not be framed either.
-DOCS_HEADERS = {**PAGE_HEADERS, "Content-Security-Policy": "frame-ancestors 'none'"}
+
+
+def csp_hash(text: str) -> str:
+    """A policy's source for an inline text by its hash: `'sha256-...'`."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+
+
+# The API's documentation page (Redoc, under the OpenAPI path; its one script is served from
+# `vendor/redoc/` like the viewer's files) has the pages' policy and what Redoc needs beyond it,
+# none of it from elsewhere. Three stylesheets in the page, allowed by their hashes alone: its
+# own (DOCS_STYLE), the empty <style> that Redoc's styled-components fill through the CSSOM,
+# and Redoc's scrollbars' fixed one (another version of Redoc may change it: the browser test
+# of /schema then fails). And the worker of Redoc's search, made from a blob: only a script
+# already running (this origin's) can make one.
+DOCS_STYLES = (
+    csp_hash(DOCS_STYLE),
+    csp_hash(""),
+    "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",  # perfect-scrollbar's, Redoc 2.5.4
+)
+DOCS_HEADERS = {
+    **PAGE_HEADERS,
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' "
+    + " ".join(DOCS_STYLES)
+    + "; img-src 'self' data:; connect-src 'self'; worker-src blob:; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'",
+}
 
 
 def viewer_files(root: Path) -> dict[str, Path]:

@@ -3,6 +3,7 @@ every page under the same security headers; no spelling of a path is ever a 500.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import urllib.parse
 import uuid
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from litestar import Litestar
 
-from api.routes.pages import WEB
+from api.routes.pages import DOCS_HEADERS, WEB
 from tests.api.helpers import Client
 
 BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -66,12 +67,23 @@ async def get_raw(app: Litestar, raw_path: str, accept: str = BROWSER_ACCEPT) ->
     """GET `raw_path` exactly as written, decoded as uvicorn decodes it (no client normalises it
     first: the ASGI scope an HTTP server would make)."""
     received: list[dict[str, Any]] = []
+    answered = asyncio.Event()
+    asked = False
 
     async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
+        """The request's (empty) body, then, as uvicorn does, a disconnect once the whole
+        answer is sent (a file sent in chunks listens for it meanwhile)."""
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
 
     async def send(message: dict[str, Any]) -> None:
         received.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            answered.set()
 
     scope = {
         "type": "http",
@@ -157,9 +169,12 @@ async def test_api_answers_and_refusals_say_nosniff_too(client: Client) -> None:
 
 
 async def test_the_documentation_page_may_not_be_framed_either(client: Client) -> None:
-    """Litestar's page under /schema loads its script from a CDN: it keeps that, and no more."""
+    """The documentation page under /schema has a policy of its own (DOCS_HEADERS; what it
+    allows: tests/api/test_docs_offline.py), which forbids framing too."""
     docs = await client.get("/schema", headers={"Accept": BROWSER_ACCEPT})
     assert docs.status_code == 200 and docs.headers["content-type"].startswith("text/html")
-    assert docs.headers["content-security-policy"] == "frame-ancestors 'none'"
+    policy = docs.headers["content-security-policy"]
+    assert policy == DOCS_HEADERS["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy.split("; ")
     assert docs.headers["x-content-type-options"] == "nosniff"
     assert docs.headers["referrer-policy"] == "no-referrer"
