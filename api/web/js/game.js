@@ -44,8 +44,9 @@ const play = new PlayPanel($("play"), {
     page.token = null;
     load().then(viewing).catch(fail);
   },
+  // Redrawn with the moves on offer, or without any when the state shown is not the latest.
   onChange: () => {
-    if (page.shown !== null && isLatest(page.shown)) drawState(page.shown);
+    if (page.shown !== null) drawState(page.shown);
   },
 });
 
@@ -480,6 +481,8 @@ async function load() {
   page.seat = page.detail.seat;
   renderSummary();
   timeline.setRecords(await allEvents(gameId, page.token));
+  // A move made between the two reads (a bot's, say): the summary catches up with the events.
+  if (timeline.last > page.detail.version) refreshSoon(0);
   const seq = page.following || page.wanted === null ? timeline.last : Math.min(page.wanted, timeline.last);
   await show(seq);
   startLive();

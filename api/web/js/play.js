@@ -12,7 +12,7 @@ import { kindModule } from "./kinds/index.js";
 import { freshKey } from "./seats.js";
 
 const PAGE = 1000;
-const MOST = 5000; // commands listed at most (no game offers nearly so many)
+const MOST = 50_000; // commands read at most (Shaman Coyote at six seats offers some 14,000)
 const LISTED_OPEN = 40; // more moves than this are listed folded
 
 /** A command in words: the kind's own sentence, else its type and fields. */
@@ -29,14 +29,21 @@ export function commandWords(kind, command, view) {
   return plainSentence(command);
 }
 
+/** Every legal command of the seat now, and the version they are legal at (read again if the
+ * game moved on between two pages of them). */
 async function legalCommands(gameId, token) {
-  const commands = [];
-  for (let offset = 0; offset < MOST; offset += PAGE) {
-    const page = await getJson(`${gamePath(gameId)}/legal-commands`, { token, params: { offset, limit: PAGE } });
-    commands.push(...page.commands);
-    if (commands.length >= page.total || page.commands.length === 0) return { commands, version: page.version };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const commands = [];
+    let version = null;
+    for (let offset = 0; offset < MOST; offset += PAGE) {
+      const page = await getJson(`${gamePath(gameId)}/legal-commands`, { token, params: { offset, limit: PAGE } });
+      if (version !== null && page.version !== version) break; // moved on: read them all again
+      version = page.version;
+      commands.push(...page.commands);
+      if (commands.length >= page.total || page.commands.length === 0) return { commands, version };
+    }
   }
-  return { commands, version: null };
+  return { commands: [], version: null };
 }
 
 export class PlayPanel {
@@ -47,6 +54,7 @@ export class PlayPanel {
     this.version = null;
     this.busy = false;
     this.asked = 0;
+    this.listOpen = false; // whether the person unfolded the list of every move: kept on redraws
   }
 
   /** What the drawing may offer: the commands the seat may send now, and how to send one. */
@@ -78,6 +86,9 @@ export class PlayPanel {
       return undefined;
     }
     if (asked !== this.asked) return undefined; // the game moved on meanwhile
+    const same = legal.version === this.version && this.commands.length === legal.commands.length &&
+      this.root.querySelector('[data-turn="yours"]') !== null;
+    if (same) return undefined; // the same moves: the panel stays as it is (a refusal shown, a choice)
     this.version = legal.version;
     this.offer(legal.commands);
     return this.show(this.choices(), this.resignation());
@@ -115,10 +126,16 @@ export class PlayPanel {
         "Choose one here (or on the table, where the drawing offers it)."),
       controls,
       // Every move in words, always there; folded when the kind's own controls say it shorter.
-      controls || this.commands.length > LISTED_OPEN
-        ? h("details", { class: "all-commands" }, h("summary", {}, `Every move, listed (${this.commands.length})`), list)
-        : list,
+      controls || this.commands.length > LISTED_OPEN ? this.folded(list) : list,
     ];
+  }
+
+  /** The list of every move, folded unless the person unfolded it (a redraw keeps it so). */
+  folded(list) {
+    const details = h("details", { class: "all-commands", open: this.listOpen },
+      h("summary", {}, `Every move, listed (${this.commands.length})`), list);
+    details.addEventListener("toggle", () => { this.listOpen = details.open; });
+    return details;
   }
 
   /** The kind's own compact controls for these moves (a bid's number, a hand's cards), if it
@@ -157,11 +174,14 @@ export class PlayPanel {
     this.busy = true;
     this.setDisabled(true);
     this.refusal(null);
-    const body = { command, expected_version: this.detail.version };
+    // The version the moves were listed at: a move chosen from an older list is refused (409).
+    const body = { command, expected_version: this.version ?? this.detail.version };
     try {
       const result = await postOnce(`${gamePath(this.gameId)}/commands`, { token: this.token, json: body, key: freshKey() });
       this.busy = false;
+      this.asked += 1; // an answer still on its way for the moves before is dropped
       this.offer([]);
+      this.show(h("p", { "data-turn": "sent" }, "Your move is in."));
       this.onPlayed(result);
     } catch (error) {
       this.busy = false;
