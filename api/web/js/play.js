@@ -14,6 +14,7 @@ import { freshKey } from "./seats.js";
 const PAGE = 1000;
 const MOST = 50_000; // commands read at most (Shaman Coyote at six seats offers some 14,000)
 const LISTED_OPEN = 40; // more moves than this are listed folded
+const MOST_LISTED = 500; // moves written out in the list at most (a hunt's secret choice has 13,000)
 
 /** A command in words: the kind's own sentence, else its type and fields. */
 export function commandWords(kind, command, view) {
@@ -87,9 +88,10 @@ export class PlayPanel {
     }
     if (asked !== this.asked) return undefined; // the game moved on meanwhile
     const same = legal.version === this.version && this.commands.length === legal.commands.length &&
-      this.root.querySelector('[data-turn="yours"]') !== null;
+      detail.version === this.listedAt && this.root.querySelector('[data-turn="yours"]') !== null;
     if (same) return undefined; // the same moves: the panel stays as it is (a refusal shown, a choice)
     this.version = legal.version;
+    this.listedAt = detail.version;
     this.offer(legal.commands);
     return this.show(this.choices(), this.resignation());
   }
@@ -113,13 +115,17 @@ export class PlayPanel {
   choices() {
     const view = this.view;
     const kind = this.detail.kind;
-    const list = h("ul", { class: "commands", "aria-label": "Your moves" }, this.commands.map((command, index) =>
+    const listed = this.commands.slice(0, MOST_LISTED);
+    const list = h("ul", { class: "commands", "aria-label": "Your moves" }, listed.map((command, index) =>
       h("li", {}, h("button", {
         type: "button",
         "data-command": index,
         "data-command-type": command.type,
         onclick: () => this.send(command),
-      }, commandWords(kind, command, view)))));
+      }, commandWords(kind, command, view)))),
+    this.commands.length > MOST_LISTED
+      ? h("li", { class: "note" }, `…and ${this.commands.length - MOST_LISTED} more: choose them on the table or with the controls above.`)
+      : null);
     const controls = this.controls(kind, view);
     return [
       h("p", { "data-turn": "yours" }, `Your turn: ${this.commands.length === 1 ? "one move is" : `${this.commands.length} moves are`} open to you. ` +
@@ -200,8 +206,16 @@ export class PlayPanel {
     }
   }
 
+  /** Disables the panel's buttons while a move is on its way; enabling again leaves those the
+   * kind's controls had disabled themselves as they were. */
   setDisabled(disabled) {
-    for (const button of this.root.querySelectorAll("button")) button.disabled = disabled;
+    const buttons = [...this.root.querySelectorAll("button")];
+    if (disabled) {
+      this.disabledBefore = new Set(buttons.filter((button) => button.disabled));
+      for (const button of buttons) button.disabled = true;
+      return;
+    }
+    for (const button of buttons) button.disabled = this.disabledBefore?.has(button) ?? false;
   }
 }
 
