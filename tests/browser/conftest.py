@@ -141,3 +141,21 @@ async def person(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
     yield opened
     await context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+async def checked(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
+    """A person's page to which the accessibility checker may be added (tests/browser/axe.py):
+    the pages allow only their own scripts (CSP), so this context alone lets the test add
+    axe-core's; the pages run as they always do, and must raise no error."""
+    context = await browser.new_context(
+        viewport=VIEWPORT,  # type: ignore[arg-type]
+        base_url=play_server.url,
+        bypass_csp=True,
+    )
+    opened = await context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    await context.close()
+    assert not errors, errors

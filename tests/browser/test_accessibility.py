@@ -6,54 +6,20 @@ every other player's page, never run.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import httpx
-import pytest
 from playwright.async_api import Browser, Dialog, Page, expect
 
+from tests.browser.axe import violations
 from tests.browser.conftest import VIEWPORT
 from tests.browser.playing import start_alone
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
 from tests.servers import Server
 
-AXE = Path(__file__).parents[1] / "spec" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 HOSTILE_NAME = '<img src=x onerror="window.ran=1">'
 HOSTILE_ENTROPY = "<script>window.ran=1</script>\u202e"
-
-
-@pytest.fixture
-async def checked(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
-    """A page whose checker may be added to it: the pages allow only their own scripts (CSP),
-    so this context alone lets the test add axe-core's; the pages run as they always do."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make tests/spec/node_modules/.installed`")
-    context = await browser.new_context(
-        viewport=VIEWPORT,  # type: ignore[arg-type]
-        base_url=play_server.url,
-        bypass_csp=True,
-    )
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    await context.close()
-    assert not errors, errors
-
-
-async def violations(page: Page) -> list[dict[str, Any]]:
-    """axe-core's serious and critical findings on the page as it is now."""
-    await page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = await page.evaluate(
-        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-                           nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }))"""
-    )
-    return found
 
 
 async def test_the_front_page_has_no_serious_accessibility_violation(checked: Page) -> None:

@@ -22,18 +22,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.async_api import Browser, Page, Route, TimeoutError, expect
+from playwright.async_api import Page, Route, TimeoutError, expect
 
+from tests.browser.axe import violations
 from tests.browser.conftest import VIEWPORT
 from tests.browser.playing import MOST_MOVES, start_alone
-from tests.browser.test_accessibility import AXE, violations
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
-from tests.servers import Server
 
 OVER = "#outcome .outcome"
 CHOICE = "#board .tribu-choice"
@@ -408,30 +405,11 @@ async def phone(ada: Person) -> None:
     await page.set_viewport_size(VIEWPORT)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-async def checked(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
-    """A person's page to which the accessibility checker may be added (the pages allow only
-    their own scripts: this context alone lets the test add axe-core's); it must raise no error."""
-    context = await browser.new_context(
-        viewport=VIEWPORT,  # type: ignore[arg-type]
-        base_url=play_server.url,
-        bypass_csp=True,
-    )
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    await context.close()
-    assert not errors, errors
-
-
 async def test_the_first_turns_by_keyboard_a_refusal_a_phone_and_no_accessibility_violation(
     checked: Page, screenshots: Path
 ) -> None:
     """The first turns of a game: the draw by keyboard alone; after it, a card chosen and the
     page checked by axe-core, a refused move, a phone-wide page and the discard by keyboard."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `make tests/spec/node_modules/.installed`")
     await started(checked)
     ada = Person(checked, screenshots)
     done: list[str] = []

@@ -15,13 +15,10 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import (
-    Browser,
     Locator,
     Page,
     Route,
@@ -30,13 +27,12 @@ from playwright.async_api import (
 )
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.axe import violations
 from tests.browser.conftest import VIEWPORT
 from tests.browser.playing import MOST_MOVES, first_listed_move, start_alone
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
-from tests.servers import Server
 
 KIND = "wind-river"
-AXE = Path(__file__).parents[1] / "spec" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 BOTS_MS = 120_000  # the bots' turns between two of the person's: a guard, not a measure
 # The person's turn, on the page as it is now: the table shows the game's latest event and offers
@@ -313,37 +309,6 @@ async def test_a_refused_move_shows_the_rule_and_changes_nothing(person: Page) -
     assert await person.locator("#board .teepee").count() == teepees
 
 
-@pytest.fixture
-async def checked(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
-    """A person's page to which axe-core may be added (this context alone bypasses the pages'
-    CSP to let it in), and which must raise no error."""
-    context = await browser.new_context(
-        viewport=VIEWPORT,  # type: ignore[arg-type]
-        base_url=play_server.url,
-        bypass_csp=True,
-    )
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    await context.close()
-    assert not errors, errors
-
-
-async def accessible(page: Page) -> None:
-    """No serious or critical finding of axe-core on the page as it is now (where the test
-    tools are installed: tests/browser/test_accessibility.py insists that they are)."""
-    if not AXE.exists():
-        return
-    await page.add_script_tag(path=str(AXE))
-    found = await page.evaluate(
-        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
-            .filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target) }))"""
-    )
-    assert found == [], found
-
-
 async def test_choices_in_steps_pick_put_back_and_pick_again(
     checked: Page, screenshots: Path
 ) -> None:
@@ -401,7 +366,7 @@ async def test_choices_in_steps_pick_put_back_and_pick_again(
     await board.locator('[data-play="send-back"][data-at="3,3"]').click()
     assert sorted(await places(person, "send-back")) == ["3,3", "4,5", "5,8"]
     await snap(person, screenshots, "send-back-steps")
-    await accessible(person)
+    assert await violations(person) == []
     await board.locator('[data-play="send-back"][data-at="3,3"]').click()
     await expect(person.locator("#play-refusal")).to_contain_text("rule wind-river.")
     assert sent == [{"type": send_back, "spaces": [a, a]}]
@@ -421,7 +386,7 @@ async def test_choices_in_steps_pick_put_back_and_pick_again(
     await board.locator('[data-play="stock"]').click()
     assert sorted(await places(person, "to")) == ["3,3", "4,5"]
     await snap(person, screenshots, "stock-picked")
-    await accessible(person)
+    assert await violations(person) == []
     await board.locator('[data-play="chosen"]').focus()
     await person.keyboard.press("Escape")
     await expect(board.locator('[data-play="stock"]')).to_be_focused()
