@@ -467,12 +467,7 @@ class GameService:
                 raise WrongKind(f"This game is {table.game.kind}: it takes no {tag_of(command)}.")
             seed = loaded.seed or await self._store.seed(game_id)
             before = table.version
-            now = self.clock()
-            if loaded.recorded_at is not None and now < loaded.recorded_at:
-                # Another process, whose clock is ahead of ours, recorded the last step: time
-                # is recorded in the order of the steps (the audit holds it to that), and a
-                # clock reading that goes back would give a seat time it did not have.
-                now = loaded.recorded_at
+            now = self._step_time(loaded)
             was_waiting = table.waiting()
             try:
                 if expected_version is not None and expected_version != table.version:
@@ -501,7 +496,8 @@ class GameService:
                     status=status,
                     at=now,
                     wake_at=wake_at(table, now),
-                    names=table.names() if table.seating is not None else None,
+                    # Only a sitting or a leaving (while the table waits) changes who sits where.
+                    names=table.names() if was_waiting else None,
                 )
             except VersionConflict:
                 fresh = True
@@ -540,7 +536,7 @@ class GameService:
                     return await self._sat_before(game_id, earlier, body, idempotency_key, seat)
             chosen = _seat_to_take(table, seat)
             seed = loaded.seed or await self._store.seed(game_id)
-            now = max(self.clock(), loaded.recorded_at or self.clock())
+            now = self._step_time(loaded)
             before, sitting = table.version, table.version + 1
             played = table.play(chosen, sit, table.chance_for(seed, game_id), at=now)
             token = self._token(game_id, chosen, sitting, key_id, idempotency_key)
@@ -588,6 +584,16 @@ class GameService:
                 replay = await self._replay(game_id, earlier, body)
                 return SitResult(replay.table, seat, token, replay.events, replayed=True)
         raise CreationTokensRetired(game_id)
+
+    def _step_time(self, loaded: CachedGame) -> datetime:
+        """The time a step on this game is recorded at: now, or the last step's time if another
+        process, whose clock is ahead of ours, recorded it. Time is recorded in the order of
+        the steps (the audit holds it to that), and a clock reading that goes back would give a
+        seat time it did not have."""
+        now = self.clock()
+        return (
+            now if loaded.recorded_at is None or now >= loaded.recorded_at else loaded.recorded_at
+        )
 
     async def _for_play(self, game_id: str, fresh: bool) -> tuple[CachedGame, bool]:
         """The game to decide a command on, and whether it was just read to its last event.
