@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -84,10 +86,11 @@ async def browser(viewer_server: Server) -> AsyncIterator[Browser]:
         await launched.close()
 
 
-@pytest.fixture
-async def page(browser: Browser, viewer_server: Server) -> AsyncIterator[Page]:
-    """A fresh browser context (no memory of other tests) whose page must raise no error."""
-    context = await browser.new_context(viewport=VIEWPORT, base_url=viewer_server.url)  # type: ignore[arg-type]
+@asynccontextmanager
+async def fresh_page(browser: Browser, server: Server, **options: Any) -> AsyncIterator[Page]:
+    """A page in a fresh browser context (no memory of other tests), which must raise no error
+    (nor log that a drawing failed and fell back)."""
+    context = await browser.new_context(viewport=VIEWPORT, base_url=server.url, **options)  # type: ignore[arg-type]
     opened = await context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -100,6 +103,12 @@ async def page(browser: Browser, viewer_server: Server) -> AsyncIterator[Page]:
     yield opened
     await context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+async def page(browser: Browser, viewer_server: Server) -> AsyncIterator[Page]:
+    async with fresh_page(browser, viewer_server) as opened:
+        yield opened
 
 
 @pytest.fixture(scope="session")
@@ -134,28 +143,14 @@ def play_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture
 async def person(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
-    context = await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
-    opened = await context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    await context.close()
-    assert not errors, errors
+    async with fresh_page(browser, play_server) as opened:
+        yield opened
 
 
 @pytest.fixture
 async def checked(browser: Browser, play_server: Server) -> AsyncIterator[Page]:
     """A person's page to which the accessibility checker may be added (tests/browser/axe.py):
     the pages allow only their own scripts (CSP), so this context alone lets the test add
-    axe-core's; the pages run as they always do, and must raise no error."""
-    context = await browser.new_context(
-        viewport=VIEWPORT,  # type: ignore[arg-type]
-        base_url=play_server.url,
-        bypass_csp=True,
-    )
-    opened = await context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    await context.close()
-    assert not errors, errors
+    axe-core's; the pages run as they always do."""
+    async with fresh_page(browser, play_server, bypass_csp=True) as opened:
+        yield opened
