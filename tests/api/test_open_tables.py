@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+import pytest
+
+from api.cache import TableCache
+from api.service import GameService, OpenSeats
+from eventstore.seeds import SeedKeys
+from referee.games import REGISTRY
+from referee.kernel import RuleViolation
+from referee.kernel.lifecycle import LeaveSeat, Resign, Sit
 from tests.api.helpers import PROBLEM, Client, assert_problem
+from tests.store.statements import recording_store
 
 
 async def open_table(client: Client, **table: Any) -> dict[str, Any]:
@@ -86,3 +96,40 @@ async def test_a_seed_is_refused_for_an_open_table(client: Client) -> None:
     body = {"kind": "coyote", "seats": 3, "seed": "5e" * 32, "open_table": {}}
     response = await client.post("/v1/games", json=body)
     assert_problem(response, 422, "rule-violation", "kernel.open-table-seed")
+
+
+async def test_a_token_leaves_its_own_seat_only(client: Client) -> None:
+    game_id = (await open_table(client, creator={"name": "Ann"}))["game_id"]
+    bob = (await sit(client, game_id, "Bob")).json()
+    auth = {"Authorization": f"Bearer {bob['token']}"}
+    response = await client.delete(f"/v1/games/{game_id}/seats/0", headers=auth)
+    assert_problem(response, 422, "rule-violation", "kernel.not-your-seat")
+    assert (await client.get(f"/v1/games/{game_id}")).json()["names"] == ["Ann", "Bob", None]
+
+
+async def test_a_command_is_decided_for_the_sitting_that_holds_the_seat(
+    database_url: str, seed_keys: SeedKeys
+) -> None:
+    """A token authenticated before its player left (a race of the player with itself) acts for
+    nobody once someone else sits there: the sitting is checked where the command is decided."""
+    async with recording_store(database_url, seed_keys) as (store, _):
+        service = GameService(store, REGISTRY, TableCache(4))
+        options = msgspec.convert({}, REGISTRY["coyote"].options_type)
+        created = await service.create(
+            "coyote",
+            seats=3,
+            options=options,
+            seed=None,
+            entropy="",
+            open_seats=OpenSeats("public"),
+        )
+        game_id = created.game_id
+        first = (await service.sit(game_id, Sit(name="Bob"), seat=0)).table.sitting(0)
+        await service.play(game_id, 0, LeaveSeat(), sitting=first)
+        for name in ("Cy", "Dee", "Eve"):
+            await service.sit(game_id, Sit(name=name), seat=None)
+        with pytest.raises(RuleViolation) as refused:
+            await service.play(game_id, 0, Resign(), sitting=first)
+        assert refused.value.rule_id == "kernel.seat-left"
+        table = await service.table(game_id)
+        assert table.departed() == frozenset() and table.names() == ("Cy", "Dee", "Eve")

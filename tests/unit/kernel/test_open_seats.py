@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import REGISTRY
-from referee.kernel import Chance, RuleViolation, Table
+from referee.kernel import Chance, Played, RuleViolation, Table
 from referee.kernel.bots import play
 from referee.kernel.chance import open_table_key
 from referee.kernel.lifecycle import (
@@ -142,7 +142,7 @@ def test_one_seats_entropy_changes_the_deal() -> None:
         sit(table, 0, "A")
         sit(table, 1, "B", entropy)
         events = sit(table, 2, "C")
-        decks.add(events[1].event.order)  # type: ignore[attr-defined]
+        decks.add(events[1].event.order)
     assert len(decks) == 3
 
 
@@ -213,6 +213,17 @@ def test_the_referee_cancels_an_unfilled_table_only_once_it_expired() -> None:
     outcome = table.outcome()
     assert outcome.finished and outcome.ending == "cancelled" and not outcome.winners
     assert [type(item.event).__name__ for item in table.close(SEED)] == ["SeedRevealed"]
+
+
+def test_the_referee_takes_no_seat_and_a_recorded_name_is_in_nfc() -> None:
+    table, played = new_table()
+    with pytest.raises(RuleViolation) as refused:
+        table.play(None, Sit(name="Ref"), table.chance_for(SEED, GAME_ID), at=T0)
+    assert refused.value.rule_id == "kernel.referee-has-no-seat"
+    forged = Played(SeatTaken(seat=0, name="Rene\u0301e"), 0)  # decomposed: not as recorded
+    with pytest.raises(RuleViolation) as refused:
+        Table.replay(COYOTE, [*played, forged])
+    assert refused.value.rule_id == "kernel.name-not-normal"
 
 
 def test_a_creator_seated_table_has_no_seat_to_take() -> None:
