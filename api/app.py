@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
+import structlog
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
@@ -19,6 +20,7 @@ from litestar.datastructures import State
 from api.audit import Archive
 from api.body import ApiRequest
 from api.cache import ReportCache, TableCache
+from api.checkpoints import Checkpointer
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
 from api.live import EventHub
@@ -28,14 +30,18 @@ from api.openapi import DOCS, openapi_config
 from api.problems import problem_response
 from api.ratelimit import BOT_GAMES, INVITATION_GUESSES, RateLimiter
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
+from api.receipts import Notary
 from api.routes import ROUTE_HANDLERS
 from api.routes.pages import security_headers
 from api.server import BodyDeadlineMiddleware
 from api.service import Clock, GameService, utc_now
+from api.signing import SigningKeys
 from api.sweeper import Sweeper
 from api.tickets import StreamTickets
+from eventstore.log import LogStore, SigningKeyConflict
 from eventstore.pool import create_pool
 from eventstore.store import EventStore
+from eventstore.types import StoreError
 from referee.games import REGISTRY
 from referee.kernel import Registry
 
@@ -105,9 +111,14 @@ def _database(
 ) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        if settings.database_url is None or settings.seed_keys is None:
+        if (
+            settings.database_url is None
+            or settings.seed_keys is None
+            or settings.signing_keys is None
+        ):
             raise RuntimeError(
-                "the app needs a database URL and seed keys (referee serve provides them)"
+                "the app needs a database URL, seed keys and signing keys (referee serve "
+                "provides them)"
             )
         pool = create_pool(
             settings.database_url,
@@ -119,9 +130,19 @@ def _database(
         store = EventStore(pool, settings.seed_keys)
         cache = TableCache(settings.table_cache_size)
         service = GameService(
-            store, registry, cache, clock, open_table_seconds=settings.open_table_seconds
+            store,
+            registry,
+            cache,
+            clock,
+            open_table_seconds=settings.open_table_seconds,
+            notary=Notary(settings.signing_keys),
         )
         app.state.service = service
+        app.state.signing_keys = settings.signing_keys
+        app.state.log = log = LogStore(pool, settings.seed_keys)
+        app.state.checkpointer = checkpointer = Checkpointer(
+            log, settings.signing_keys, clock, interval=settings.checkpoint_seconds
+        )
         app.state.sweeper = sweeper = Sweeper(
             service,
             interval=settings.sweep_interval_seconds,
@@ -134,13 +155,17 @@ def _database(
             settings.database_url, heartbeat_seconds=settings.sse_heartbeat_seconds
         )
         await app.state.hub.start()
-        sweeping = asyncio.ensure_future(sweeper.run()) if settings.sweep_interval_seconds else None
+        tasks = [asyncio.ensure_future(publish_key(log, settings.signing_keys))]
+        if settings.sweep_interval_seconds:
+            tasks.append(asyncio.ensure_future(sweeper.run()))
+        if settings.checkpoint_seconds:
+            tasks.append(asyncio.ensure_future(checkpointer.run()))
         try:
             yield
         finally:
-            if sweeping is not None:
-                sweeping.cancel()
-                await asyncio.gather(sweeping, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await sweeper.stop()
             await app.state.hub.stop()
             await store.drain_notifications()
@@ -148,3 +173,17 @@ def _database(
             forget_this_process()
 
     return lifespan
+
+
+async def publish_key(log: LogStore, keys: SigningKeys) -> None:
+    """List the signing key in use (GET /v1/keys) from its first use, once the database can be
+    reached. `referee serve` refuses to start with a key that contradicts the listing."""
+    while True:
+        try:
+            await log.publish_key(keys.current, keys.public_key(keys.current))
+            return
+        except SigningKeyConflict as conflict:
+            structlog.get_logger("referee.signing").error("signing key", error=str(conflict))
+            return
+        except StoreError:
+            await asyncio.sleep(1.0)

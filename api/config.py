@@ -12,7 +12,9 @@ PostgreSQL in `REFEREE_DATA_DIR` is used, with both roles and their passwords ma
 The seed keys (`eventstore.seeds`): `REFEREE_SEED_KEYS` (`id:base64key` entries, the newest
 first) or `REFEREE_SEED_KEYS_FILE` (the same, one a line, in a file of mode 0600). With a
 database URL one of them is required; with the embedded database the default is a key file in
-the data directory, made on first start.
+the data directory, made on first start. The signing keys (`api.signing`) are kept the same way:
+`REFEREE_SIGNING_KEYS` or `REFEREE_SIGNING_KEYS_FILE` (Ed25519 private keys), required with a
+database URL, else the embedded database's own file.
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from typing import TypeVar
 
 import psycopg
 
-from eventstore.seeds import SeedKeyError, SeedKeys, read_key_file
+from api.signing import SigningKeys
+from eventstore.keyfiles import KeySettingError, NamedKeys
+from eventstore.seeds import SeedKeys
 
 DEFAULT_DATA_DIR = Path(".referee-data")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 T = TypeVar("T")
+K = TypeVar("K", bound=NamedKeys)
 
 
 class SettingsError(ValueError):
@@ -45,6 +50,7 @@ class Settings:
     database_url: str | None = None  # the service's login; None: the embedded PostgreSQL
     migration_database_url: str | None = None  # the owner, to migrate; None: do not migrate
     seed_keys: SeedKeys | None = None  # None: the embedded database's key file
+    signing_keys: SigningKeys | None = None  # None: the embedded database's signing key file
     data_dir: Path = DEFAULT_DATA_DIR
     max_body_bytes: int = 64 * 1024
     pool_min_size: int = 1
@@ -89,6 +95,9 @@ class Settings:
     # `invitation_guesses` (a bucket like the ones above); with none left, a sitting with a code
     # is refused before the code is checked.
     open_table_seconds: float = 3600.0
+    # The checkpoint log (api/checkpoints.py): every this many seconds, the heads that changed
+    # are added and the log's new head signed, by one process at a time (0: not by this one).
+    checkpoint_seconds: float = 60.0
     invitation_guesses_per_minute: float = 10.0
     invitation_guesses_burst: int = 10
 
@@ -98,16 +107,22 @@ class Settings:
         defaults = cls()
         env = _Environment(environ)
         database_url = env.get("REFEREE_DATABASE_URL", _conninfo, None)
-        seed_keys = _seed_keys(environ)
-        if database_url is not None and seed_keys is None:
-            raise SettingsError(
-                "REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE is required with "
-                "REFEREE_DATABASE_URL (the embedded database keeps its own key file)"
-            )
+        seed_keys = _keys(environ, "REFEREE_SEED_KEYS", SeedKeys)
+        signing_keys = _keys(environ, "REFEREE_SIGNING_KEYS", SigningKeys)
+        for name, keys in (
+            ("REFEREE_SEED_KEYS", seed_keys),
+            ("REFEREE_SIGNING_KEYS", signing_keys),
+        ):
+            if database_url is not None and keys is None:
+                raise SettingsError(
+                    f"{name} or {name}_FILE is required with REFEREE_DATABASE_URL (the "
+                    "embedded database keeps its own key file)"
+                )
         return cls(
             database_url=database_url,
             migration_database_url=env.get("REFEREE_MIGRATION_DATABASE_URL", _conninfo, None),
             seed_keys=seed_keys,
+            signing_keys=signing_keys,
             data_dir=env.get("REFEREE_DATA_DIR", Path, defaults.data_dir),
             max_body_bytes=env.get("REFEREE_MAX_BODY_BYTES", _count(1), defaults.max_body_bytes),
             pool_min_size=env.get("REFEREE_POOL_MIN_SIZE", _count(0), defaults.pool_min_size),
@@ -166,6 +181,9 @@ class Settings:
             ),
             invitation_guesses_burst=env.get(
                 "REFEREE_INVITATION_GUESSES_BURST", _count(1), defaults.invitation_guesses_burst
+            ),
+            checkpoint_seconds=env.get(
+                "REFEREE_CHECKPOINT_SECONDS", _rate, defaults.checkpoint_seconds
             ),
         )
 
@@ -290,17 +308,17 @@ def _conninfo(raw: str) -> str:
     return raw
 
 
-def _seed_keys(environ: Mapping[str, str]) -> SeedKeys | None:
-    inline = environ.get("REFEREE_SEED_KEYS", "").strip()
-    path = environ.get("REFEREE_SEED_KEYS_FILE", "").strip()
+def _keys(environ: Mapping[str, str], name: str, keys: type[K]) -> K | None:
+    """The keys of setting `name` (inline) or `name`_FILE (a private file), if either is set."""
+    inline = environ.get(name, "").strip()
+    path = environ.get(f"{name}_FILE", "").strip()
     if inline and path:
-        raise SettingsError("set REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE, not both")
+        raise SettingsError(f"set {name} or {name}_FILE, not both")
     try:
         if inline:
-            return SeedKeys.parse(inline)
+            return keys.parse(inline)
         if path:
-            return read_key_file(Path(path))
-    except SeedKeyError as error:
-        name = "REFEREE_SEED_KEYS" if inline else "REFEREE_SEED_KEYS_FILE"
-        raise SettingsError(f"{name}: {error}") from None
+            return keys.read_file(Path(path))
+    except KeySettingError as error:
+        raise SettingsError(f"{name if inline else name + '_FILE'}: {error}") from None
     return None

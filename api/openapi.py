@@ -527,6 +527,11 @@ def openapi_config(version: str) -> OpenAPIConfig:
                 description="Proofs: the audit of a stored game, its export as a bundle, and the "
                 "audit of an uploaded bundle.",
             ),
+            Tag(
+                name="proofs",
+                description="Signed proofs for disputes: the referee's keys, a game's head "
+                "receipt, the checkpoints of the log of every game's head and proofs against them.",
+            ),
             Tag(name="health", description="Liveness and readiness."),
         ],
         use_handler_docstrings=True,

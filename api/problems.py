@@ -22,6 +22,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from api.audit import GameNotFinished
 from api.body import ClientDisconnected, MalformedBody
 from api.bundle import MalformedBundle
+from api.checkpoints import LogCorrupted
 from api.logging import bind, request_id
 from api.service import (
     CorruptStream,
@@ -72,6 +73,9 @@ UNAUTHORIZED = ProblemKind("unauthorized", 401, "A valid seat token is required.
 FORBIDDEN = ProblemKind("forbidden", 403, "This token belongs to another game.")
 INVALID_CURSOR = ProblemKind("invalid-cursor", 400, "This cursor was not handed out by this list.")
 NOT_FOUND = ProblemKind("not-found", 404, "Not found.")
+CHECKPOINT_ORDER = ProblemKind(
+    "checkpoint-order", 400, "A checkpoint can only extend an older (smaller) one."
+)
 METHOD_NOT_ALLOWED = ProblemKind("method-not-allowed", 405, "Method not allowed.")
 VERSION_CONFLICT = ProblemKind("version-conflict", 409, "The game has moved on.")
 CONCURRENT_UPDATE = ProblemKind("concurrent-update", 409, "Too many concurrent commands.")
@@ -83,6 +87,12 @@ RULES_UNAVAILABLE = ProblemKind(
 )
 CORRUPT_STREAM = ProblemKind(
     "corrupt-stream", 409, "This game's record is damaged: it cannot be replayed.", alarming=True
+)
+CORRUPT_LOG = ProblemKind(
+    "corrupt-log",
+    409,
+    "The checkpoint log is damaged: its leaves are not those that were signed.",
+    alarming=True,
 )
 GAME_NOT_FINISHED = ProblemKind("game-not-finished", 409, "The game is not over yet.")
 PAYLOAD_TOO_LARGE = ProblemKind("payload-too-large", 413, "The request body is too large.")
@@ -113,6 +123,7 @@ ALL_KINDS = (
     MALFORMED,
     WRONG_KIND,
     INVALID_CURSOR,
+    CHECKPOINT_ORDER,
     UNAUTHORIZED,
     FORBIDDEN,
     NOT_FOUND,
@@ -124,6 +135,7 @@ ALL_KINDS = (
     SEAT_TAKEN,
     RULES_UNAVAILABLE,
     CORRUPT_STREAM,
+    CORRUPT_LOG,
     GAME_NOT_FINISHED,
     PAYLOAD_TOO_LARGE,
     RULE_VIOLATION,
@@ -203,6 +215,8 @@ def to_problem(exc: Exception) -> Problem:
                 "This game's seed is sealed with a key this server was not given; its operator "
                 "must add the key.",
             )
+        case LogCorrupted():
+            return Problem(CORRUPT_LOG, f"The checkpoint log was changed: {exc}.")
         case SealedSeedError():
             return Problem(CORRUPT_STREAM, "This game's sealed seed does not open: it was altered.")
         case GameNotFinished():

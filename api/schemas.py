@@ -18,6 +18,7 @@ from msgspec import Meta, Struct
 
 from api.bundle import Bundle
 from api.ids import GameId
+from api.signing import Envelope
 from api.unions import union_of
 from api.verify import AuditReport
 from referee.games import REGISTRY
@@ -206,6 +207,8 @@ class CreatedGame(Struct, frozen=True, kw_only=True):
     names: list[str | None] | None = None  # an open table's, by seat (null: open)
     # A private open table's: whoever has it may sit. It is no seat token: it lets nobody act.
     invitation_code: str | None = None
+    # The creation, signed by the referee (README, "Disputes"): keep it.
+    receipt: Envelope | None = None
 
 
 class SitRequest(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -228,6 +231,8 @@ class SeatGranted(Struct, frozen=True, kw_only=True):
     names: list[str | None]
     to_act: list[int]
     replayed: bool = False
+    # The sitting, signed by the referee (README, "Disputes"): keep it.
+    receipt: Envelope | None = None
 
 
 # -- kinds -------------------------------------------------------------------------------------
@@ -299,6 +304,8 @@ class GameDetail(GameSummary, frozen=True, kw_only=True):
     left: list[SeatGone]  # seats that have left, in order (the referee plays for them)
     bots: list[BotSeat]  # seats the server's own bots play
     expires_at: datetime | None = None  # a waiting table is cancelled then, unless filled
+    # In the answer to leaving a seat: the leaving, signed by the referee. Null elsewhere.
+    receipt: Envelope | None = None
 
 
 class EventRecord(Struct, frozen=True, kw_only=True):
@@ -357,6 +364,8 @@ class CommandResult(Struct, frozen=True, kw_only=True):
     view: AnyView
     clocks: list[SeatClock] | None  # null: no time control
     left: list[SeatGone]
+    # The command, signed by the referee (README, "Disputes"): keep it.
+    receipt: Envelope | None = None
 
 
 class LegalCommandPage(Struct, frozen=True, kw_only=True):

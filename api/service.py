@@ -23,6 +23,8 @@ from functools import partial
 import msgspec
 
 from api.cache import CachedGame, TableCache
+from api.receipts import Notary, command_receipt, creation_receipt, head_receipt
+from api.signing import Envelope
 from api.tokens import issue_token, token_hash
 from api.unions import members, tag_of
 from eventstore import (
@@ -144,6 +146,7 @@ class NewGameResult:
     seat_tokens: list[tuple[Seat, str]]  # the seats the creator holds; stored only as hashes
     replayed: bool = False  # a retry with the Idempotency-Key of an earlier creation
     invitation_code: str | None = None  # a private open table's
+    receipt: Envelope | None = None  # signed (api/receipts.py), when the service has a notary
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,7 @@ class SitResult:
     token: str  # the new sitting's, shown once (and to a retry with the same key)
     events: list[Recorded]
     replayed: bool
+    receipt: Envelope | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class PlayResult:
     table: Table  # the game right after the command
     events: list[Recorded]  # the command's events
     replayed: bool  # an earlier command with the same idempotency key: nothing was appended
+    receipt: Envelope | None = None  # signed, when the service has a notary
 
 
 class GameService:
@@ -171,8 +176,11 @@ class GameService:
         clock: Clock = utc_now,
         *,
         open_table_seconds: float = OPEN_TABLE_SECONDS,
+        notary: Notary | None = None,
     ) -> None:
         self._store = store
+        # Signs a receipt for every creation and accepted command (none without one).
+        self._notary = notary
         self._open_table_for = timedelta(seconds=open_table_seconds)
         self._registry = registry
         self._cache = cache
@@ -259,7 +267,7 @@ class GameService:
         ]
         stream = _open_stream(table, open_seats, hashes)
         try:
-            await self._store.create_stream(
+            created = await self._store.create_stream(
                 game_id,
                 kind=kind,
                 rules_version=game.version,
@@ -281,8 +289,32 @@ class GameService:
             return await self._created_before(earlier, creation.request_hash, idempotency_key)
         self._cache.put(game_id, table, secret, now)
         return NewGameResult(
-            game_id, table, tokens, invitation_code=self._invitation(table, game_id)
+            game_id,
+            table,
+            tokens,
+            invitation_code=self._invitation(table, game_id),
+            receipt=self._creation_receipt(game_id, table, created.events, secret),
         )
+
+    def _creation_receipt(
+        self, game_id: str, table: Table, opening: Sequence[StoredEvent], seed: bytes
+    ) -> Envelope | None:
+        if self._notary is None:
+            return None
+        seating = "creator" if table.seating is None else "open"
+        return self._notary.sign(creation_receipt(game_id, opening, seed, seating=seating))
+
+    def _command_receipt(self, appended: AppendResult, seed: bytes) -> Envelope | None:
+        if self._notary is None or appended.command is None or not appended.events:
+            return None
+        return self._notary.sign(command_receipt(appended.command, appended.events[-1], seed))
+
+    async def receipt(self, game_id: str) -> Envelope:
+        """A signed statement of the game's head as it stands now. StreamNotFound."""
+        if self._notary is None:
+            raise RuntimeError("this service signs nothing: it was given no notary")
+        head = await self._store.head(game_id)
+        return self._notary.sign(head_receipt(head, await self._store.seed(game_id)))
 
     def _open_table(self, open_seats: OpenSeats | None, now: datetime) -> OpenTable | None:
         if open_seats is None:
@@ -337,7 +369,14 @@ class GameService:
         except KeyError:
             raise CreationTokensRetired(game_id) from None
         code = self._invitation(table, game_id)
-        return NewGameResult(game_id, table, tokens, replayed=True, invitation_code=code)
+        receipt = None
+        if self._notary is not None:
+            opening = await self._store.read(game_id, limit=earlier.version)
+            seed = await self._store.seed(game_id)
+            receipt = self._creation_receipt(game_id, table, opening, seed)
+        return NewGameResult(
+            game_id, table, tokens, replayed=True, invitation_code=code, receipt=receipt
+        )
 
     def _token(
         self,
@@ -509,7 +548,8 @@ class GameService:
             if result.replayed:  # the same key won a race with this very request
                 return await self._replay(game_id, result, body)
             self._cache.put(game_id, table, seed, _last_time(result.events))
-            return PlayResult(table, self._decode(table.game, result.events), replayed=False)
+            events = self._decode(table.game, result.events)
+            return PlayResult(table, events, False, self._command_receipt(result, seed))
         raise RaceLost(f"Concurrent commands won {MAX_ATTEMPTS} times in a row; try again.")
 
     async def sit(
@@ -560,7 +600,8 @@ class GameService:
                 return await self._sat_before(game_id, result, body, idempotency_key, seat)
             self._cache.put(game_id, table, seed, _last_time(result.events))
             events = self._decode(table.game, result.events)
-            return SitResult(table, chosen, token, events, replayed=False)
+            receipt = self._command_receipt(result, seed)
+            return SitResult(table, chosen, token, events, replayed=False, receipt=receipt)
         raise RaceLost(f"Concurrent sittings won {MAX_ATTEMPTS} times in a row; try again.")
 
     async def _sat_before(
@@ -582,7 +623,9 @@ class GameService:
             token = self._derived_token(game_id, seat, sitting, key_id, idempotency_key)
             if await self._store.token_holder(game_id, token_hash(token)) == (seat, sitting):
                 replay = await self._replay(game_id, earlier, body)
-                return SitResult(replay.table, seat, token, replay.events, replayed=True)
+                return SitResult(
+                    replay.table, seat, token, replay.events, True, receipt=replay.receipt
+                )
         raise CreationTokensRetired(game_id)
 
     def _step_time(self, loaded: CachedGame) -> datetime:
@@ -621,7 +664,10 @@ class GameService:
             raise IdempotencyKeyReused(game_id)
         last = earlier.events[-1].seq if earlier.events else earlier.version
         table = await self.table(game_id, upto=last)
-        return PlayResult(table, self._decode(table.game, earlier.events), replayed=True)
+        receipt = None
+        if self._notary is not None:
+            receipt = self._command_receipt(earlier, await self._store.seed(game_id))
+        return PlayResult(table, self._decode(table.game, earlier.events), True, receipt)
 
     # -- folding -------------------------------------------------------------------------------
 

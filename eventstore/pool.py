@@ -9,8 +9,8 @@ new connection checks its login (`check_login`) and refuses a superuser or the s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import TypeAlias
 
 import psycopg
@@ -80,3 +80,13 @@ def database_errors() -> Iterator[None]:
         raise DatabaseUnavailable(str(error)) from error
     except psycopg.Error as error:
         raise StoreError(f"unexpected database error: {error}") from error
+
+
+@asynccontextmanager
+async def app_connection(pool: Pool) -> AsyncIterator[AsyncConnection[TupleRow]]:
+    """A connection of `pool`, checked to be the service's role, with psycopg's errors raised
+    as the store's (`database_errors`)."""
+    with database_errors():
+        async with pool.connection() as conn:
+            check_application_role(conn)
+            yield conn

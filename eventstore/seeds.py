@@ -18,33 +18,27 @@ the plain column).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import contextlib
 import hashlib
 import hmac
 import os
-import re
-import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import psycopg
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from eventstore.keyfiles import KeySettingError, NamedKeys
 from eventstore.types import DatabaseUnavailable, StoreError
 
 KEY_BYTES = 32  # AES-256
 NONCE_BYTES = 12
-KEY_ID = re.compile(r"^[A-Za-z0-9._-]{1,32}$")
 SEAL_BATCH = 500  # games re-sealed per transaction
 
 
-class SeedKeyError(ValueError):
+class SeedKeyError(KeySettingError):
     """Seed keys that cannot be used: malformed settings, or a key file that is not private."""
 
 
@@ -59,60 +53,19 @@ class SeedKeyMissing(SealedSeedError):
     """A seed sealed with a key this server was not given: its operator must add the key."""
 
 
-@dataclass(frozen=True)
-class SeedKeys:
+@dataclass(frozen=True, repr=False)
+class SeedKeys(NamedKeys):
     """The keys that seal and open seeds: the first seals, every one opens."""
 
-    keys: tuple[tuple[str, bytes], ...]
+    WHAT: ClassVar[str] = "seed key"
+    KEY_BYTES: ClassVar[int] = KEY_BYTES
+    ERROR: ClassVar[type[KeySettingError]] = SeedKeyError
+
     _by_id: dict[str, AESGCM] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.keys:
-            raise SeedKeyError("at least one seed key is needed")
-        ids = [key_id for key_id, _ in self.keys]
-        if len(set(ids)) != len(ids):
-            raise SeedKeyError(f"two seed keys share an id: {ids}")
-        for key_id, key in self.keys:
-            if not KEY_ID.match(key_id):
-                raise SeedKeyError(f"a seed key id is 1 to 32 of A-Z a-z 0-9 . _ -, not {key_id!r}")
-            if len(key) != KEY_BYTES:
-                raise SeedKeyError(f"seed key {key_id!r} has {len(key)} bytes, not {KEY_BYTES}")
+        super().__post_init__()
         object.__setattr__(self, "_by_id", {key_id: AESGCM(key) for key_id, key in self.keys})
-
-    def __repr__(self) -> str:  # never print a key
-        return f"SeedKeys(ids={self.ids})"
-
-    @classmethod
-    def parse(cls, text: str) -> SeedKeys:
-        """`id:base64key` entries, separated by commas, spaces or lines; `#` starts a comment."""
-        entries = []
-        for line in text.splitlines():
-            line = line.split("#", 1)[0]
-            entries += [entry for entry in re.split(r"[\s,]+", line) if entry]
-        keys = []
-        for entry in entries:
-            key_id, separator, encoded = entry.partition(":")
-            if not separator:
-                raise SeedKeyError(f"a seed key is written id:base64key, not {_hide(entry)!r}")
-            keys.append((key_id, _decode_key(key_id, encoded)))
-        return cls(tuple(keys))
-
-    @classmethod
-    def generate(cls, key_id: str | None = None) -> SeedKeys:
-        return cls(((key_id or new_key_id(), secrets.token_bytes(KEY_BYTES)),))
-
-    def entries(self) -> str:
-        """The keys as settings text, one `id:base64key` a line."""
-        return "".join(f"{key_id}:{base64.b64encode(key).decode()}\n" for key_id, key in self.keys)
-
-    @property
-    def ids(self) -> list[str]:
-        return [key_id for key_id, _ in self.keys]
-
-    @property
-    def current(self) -> str:
-        """The id of the key that seals."""
-        return self.keys[0][0]
 
     def seal(self, game_id: str, seed: bytes) -> tuple[str, bytes]:
         """(key id, nonce || ciphertext) of `seed`, bound to `game_id`."""
@@ -144,62 +97,14 @@ class SeedKeys:
         return hmac.new(key, b"referee:" + purpose.encode(), hashlib.sha256).digest()
 
 
-def new_key_id() -> str:
-    """A key id that says when the key was made: `k20261114-3f9a`."""
-    return f"k{datetime.now(UTC):%Y%m%d}-{secrets.token_hex(2)}"
-
-
-def _decode_key(key_id: str, encoded: str) -> bytes:
-    padded = encoded + "=" * (-len(encoded) % 4)
-    try:
-        return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
-    except (binascii.Error, ValueError):
-        raise SeedKeyError(f"seed key {key_id!r} is not base64") from None
-
-
-def _hide(entry: str) -> str:
-    return entry[:4] + "…" if len(entry) > 4 else entry
-
-
 def read_key_file(path: Path) -> SeedKeys:
-    """The keys in `path`, which must be readable by its owner only."""
-    try:
-        mode = path.stat().st_mode
-        text = path.read_text()
-    except OSError as error:
-        raise SeedKeyError(f"cannot read the seed key file {path}: {error.strerror}") from None
-    if mode & 0o077:
-        raise SeedKeyError(
-            f"the seed key file {path} may be read by others (mode {mode & 0o777:o}): chmod 600"
-        )
-    return SeedKeys.parse(text)
+    """The seed keys in `path`, which must be readable by its owner only."""
+    return SeedKeys.read_file(path)
 
 
 def key_file(path: Path) -> SeedKeys:
-    """The keys in `path`, made with one new key (mode 0600) if the file does not exist yet.
-
-    Safe when several processes start at once: the first file written wins.
-    """
-    if not path.exists():
-        write_private_file(path, SeedKeys.generate().entries())
-    return read_key_file(path)
-
-
-def write_private_file(path: Path, text: str) -> None:
-    """Create `path` (mode 0600) holding `text`, unless it exists: then it is left as it is."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(descriptor, "w") as output:
-            output.write(text)
-            output.flush()
-            os.fsync(output.fileno())
-        # Atomic, and refuses to replace a file that another process wrote first.
-        with contextlib.suppress(FileExistsError):
-            os.link(draft, path)
-    finally:
-        draft.unlink(missing_ok=True)
+    """The seed keys in `path`, made with one new key (mode 0600) if there is no file yet."""
+    return SeedKeys.file(path)
 
 
 # -- checking and sealing what is stored --------------------------------------------------------

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -40,7 +40,7 @@ from eventstore.bodies import BodySeal, command_place, event_place
 from eventstore.chain import chain, event_hash
 from eventstore.cursor import decode_cursor, encode_cursor
 from eventstore.notifications import Notifier
-from eventstore.pool import Pool, check_application_role, create_pool, database_errors
+from eventstore.pool import Pool, app_connection, create_pool, database_errors
 from eventstore.seeds import SealedSeedError, SeedKeys
 from eventstore.types import (
     GENESIS_HASH,
@@ -57,6 +57,7 @@ from eventstore.types import (
     StoredEvent,
     StreamCorrupted,
     StreamExists,
+    StreamHead,
     StreamInfo,
     StreamNotFound,
     VersionConflict,
@@ -248,6 +249,12 @@ SELECT {_COMMAND_COLUMNS}, {_SEED_COLUMNS}
 # the stamp changes. (Short of editing the data files, only a new row version put in the old
 # one's very place by a transaction whose id came round to the old one's, 2^32 transactions on,
 # would leave it standing.) One statement, no body read or sent: `EventStore.record_stamp`.
+_HEAD = """
+SELECT g.version, g.status, e.hash, e.recorded_at
+  FROM games g JOIN events e ON e.game_id = g.game_id AND e.seq = g.version
+ WHERE g.game_id = %(game_id)s AND e.game_id = %(game_id)s
+"""
+
 _RECORD_STAMP = """
 SELECT g.version, sha256(convert_to(format('%%s %%s;%%s;%%s', g.xmin, g.ctid,
     (SELECT string_agg(e.xmin || ' ' || e.ctid, ',' ORDER BY e.seq)
@@ -853,6 +860,21 @@ class EventStore:
             row = await _fetch_one(conn, query, [game_id, token_hash])
         return None if row is None else (int(row[0]), int(row[1]))
 
+    async def head(self, game_id: str) -> StreamHead:
+        """The game's version, status and last event, read together. StreamNotFound."""
+        async with self._connection() as conn:
+            row = await _fetch_one(conn, _HEAD, {"game_id": game_id})
+        if row is None:
+            raise StreamNotFound(game_id)
+        version, status, hash_, recorded_at = row
+        return StreamHead(
+            game_id=game_id,
+            version=version,
+            status=status,
+            hash=bytes(hash_),
+            recorded_at=recorded_at,
+        )
+
     async def seed(self, game_id: str) -> bytes:
         """The game's secret seed: only for the kernel's chance and the reveal.
 
@@ -929,12 +951,8 @@ class EventStore:
 
     # -- plumbing -----------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[AsyncConnection[TupleRow]]:
-        with database_errors():
-            async with self._pool.connection() as conn:
-                check_application_role(conn)
-                yield conn
+    def _connection(self) -> AbstractAsyncContextManager[AsyncConnection[TupleRow]]:
+        return app_connection(self._pool)
 
 
 @asynccontextmanager

@@ -47,6 +47,16 @@ class StreamInfo(msgspec.Struct, frozen=True, kw_only=True):
     names: list[str | None] | None = None  # who sits where at an open table
 
 
+class StreamHead(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's last event as it stands: what a head receipt or a checkpoint pins."""
+
+    game_id: str
+    version: int
+    status: str
+    hash: bytes  # the hash of event `version`
+    recorded_at: datetime  # when event `version` was recorded
+
+
 class SittingToken(msgspec.Struct, frozen=True):
     """A seat token's hash, good for one sitting of one seat (0: a table its creator seated)."""
 

@@ -26,11 +26,12 @@ from hypothesis import HealthCheck, settings
 from psycopg import AsyncConnection, sql
 from psycopg.rows import TupleRow
 
+from api.signing import SigningKeys
 from eventstore.pool import Pool, create_pool
 from eventstore.provision import provision
 from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
-from tests.servers import TEST_SEED_KEYS
+from tests.servers import TEST_SEED_KEYS, TEST_SIGNING_KEYS
 
 TEST_DATABASE_URL_VARIABLE = "REFEREE_TEST_DATABASE_URL"
 TEST_LOGIN = "referee_test_api"  # the service's login on a configured test server
@@ -80,6 +81,12 @@ def postgres_server_url(test_server: TestServer) -> str:
 def seed_keys() -> SeedKeys:
     """The keys the tests' stores and servers seal seeds with (REFEREE_SEED_KEYS)."""
     return SeedKeys.parse(TEST_SEED_KEYS)
+
+
+@pytest.fixture(scope="session")
+def signing_keys() -> SigningKeys:
+    """The keys the tests' servers sign receipts and checkpoints with (REFEREE_SIGNING_KEYS)."""
+    return SigningKeys.parse(TEST_SIGNING_KEYS)
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+
+from api.config import Settings
+from api.signing import SigningKeys
+from eventstore.seeds import SeedKeys
 
 # A server or app of the tests runs no background sweeper unless its test is about one. The
 # whole run shares one database, and a sweeper on the real clock claims the timeouts of every
@@ -26,6 +31,26 @@ TEST_SEED_KEYS = (
     "test-newer:7sUd1Y2Nq3d0y0q8o0l8f6Lr1y9r6m2B0pQv3W5sE4k=,"
     "test-older:0Wm5mF8yq2S1bQ2eGv9r0Z8mYx3B6d4kP7sL1nC2vA0="
 )
+# The signing keys of the test run (REFEREE_SIGNING_KEYS): Ed25519 private keys made for the
+# tests, `newer` signs, `older` is retired.
+TEST_SIGNING_KEYS = (
+    "sign-newer:uQbDH3Lzew6zr+QnZGIE+zuCNFBPfaa7NeZzeWMqaNc=,"
+    "sign-older:N0Je3Ynr6P1bKvI2SRhtCdugoZgxhtIk1E+cJLffN88="
+)
+NO_CHECKPOINTS = 0  # REFEREE_CHECKPOINT_SECONDS: a test signs checkpoints when it says
+
+
+def app_settings(database_url: str, **overrides: Any) -> Settings:
+    """Settings of an app in the test process on `database_url`, with the test run's keys, no
+    sweeper and no checkpoints (a test runs them when it says), and `overrides`."""
+    return Settings(
+        database_url=database_url,
+        seed_keys=SeedKeys.parse(TEST_SEED_KEYS),
+        signing_keys=SigningKeys.parse(TEST_SIGNING_KEYS),
+        sweep_interval_seconds=NO_SWEEPER,
+        checkpoint_seconds=NO_CHECKPOINTS,
+        **overrides,
+    )
 
 
 @dataclass
@@ -51,14 +76,21 @@ def start_server(
     REFEREE_SSE_HEARTBEAT_SECONDS).
 
     One process unless `workers` says otherwise (a test counts on one process's limits and
-    cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER), and games
-    with bot seats are not limited unless `bot_games_per_minute` is given."""
+    cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER), so are its
+    checkpoints (NO_CHECKPOINTS), and games with bot seats are not limited unless
+    `bot_games_per_minute` is given."""
     port = free_port() if port is None else port
-    settings = {"sweep_interval_seconds": NO_SWEEPER, "bot_games_per_minute": 0, **settings}
+    settings = {
+        "sweep_interval_seconds": NO_SWEEPER,
+        "checkpoint_seconds": NO_CHECKPOINTS,
+        "bot_games_per_minute": 0,
+        **settings,
+    }
     env = {
         **os.environ,
         "REFEREE_DATABASE_URL": database_url,
         "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
+        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
         "REFEREE_LOG_LEVEL": "DEBUG",
         **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
     }

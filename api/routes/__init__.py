@@ -4,7 +4,19 @@ from litestar import Router
 from litestar.types import ControllerRouterHandler
 
 from api.dependencies import GAME_DEPENDENCIES
-from api.routes import audit, games, health, history, kinds, meta, pages, play, seats, stream
+from api.routes import (
+    audit,
+    games,
+    health,
+    history,
+    kinds,
+    meta,
+    pages,
+    play,
+    proofs,
+    seats,
+    stream,
+)
 
 v1 = Router(
     path="/v1",
@@ -16,6 +28,7 @@ v1 = Router(
         *history.HANDLERS,
         *stream.HANDLERS,
         *audit.HANDLERS,
+        *proofs.HANDLERS,
     ],
     dependencies=GAME_DEPENDENCIES,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
+import msgspec
 from litestar import Request, Response, delete, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency
@@ -144,9 +145,10 @@ async def leave_seat(
         raise RuleViolation(
             "kernel.not-your-seat", f"Only seat {seat_number}'s token may leave it."
         )
-    await service.play(str(game_id), seat, LeaveSeat(), sitting=sitting_of(request))
+    left = await service.play(str(game_id), seat, LeaveSeat(), sitting=sitting_of(request))
     info = await service.info(str(game_id))
-    return game_detail(info, await service.table(str(game_id)), None)
+    detail = game_detail(info, await service.table(str(game_id)), None)
+    return msgspec.structs.replace(detail, receipt=left.receipt)
 
 
 HANDLERS = [take_seat, leave_seat]

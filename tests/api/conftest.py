@@ -15,11 +15,12 @@ from litestar import Litestar
 
 from api.app import create_app
 from api.config import Settings
+from api.signing import SigningKeys
 from eventstore.seeds import SeedKeys
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
+def settings(database_url: str, seed_keys: SeedKeys, signing_keys: SigningKeys) -> Settings:
     # No rate limit on audits, exports and games with bots: these tests call them at will
     # (schemathesis too); tests/reliability/test_expensive_reads.py and test_bot_games.py hold
     # the limits to their word. No sweeper in the
@@ -28,6 +29,8 @@ def settings(database_url: str, seed_keys: SeedKeys) -> Settings:
     return Settings(
         database_url=database_url,
         seed_keys=seed_keys,
+        signing_keys=signing_keys,
+        checkpoint_seconds=0,  # tests sign checkpoints when they say (app.state.checkpointer)
         pool_min_size=1,
         pool_max_size=6,
         expensive_reads_per_minute=0,

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from tests.api.helpers import requests_counted
-from tests.servers import TEST_SEED_KEYS
+from tests.servers import TEST_SEED_KEYS, TEST_SIGNING_KEYS
 
 STARTUP_DEADLINE_SECONDS = 120  # a deadline for a start-up, not a measurement
 
@@ -129,7 +129,11 @@ def play_a_few_moves(http: httpx.Client) -> tuple[str, int]:
 
 
 def test_serve_on_a_configured_database(database_url: str, tmp_path: Path) -> None:
-    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
+    env = environment(
+        REFEREE_DATABASE_URL=database_url,
+        REFEREE_SEED_KEYS=TEST_SEED_KEYS,
+        REFEREE_SIGNING_KEYS=TEST_SIGNING_KEYS,
+    )
     with serving(env, tmp_path / "serve.log") as server, httpx.Client(base_url=server.url) as http:
         game_id, idle = play_a_few_moves(http)
         assert http.get("/metrics").status_code == 200
@@ -154,7 +158,11 @@ def test_serve_with_workers(database_url: str, tmp_path: Path) -> None:
     """`--workers 2`: two processes on one socket, each with its own app and lifespan, one
     JSON line per request, metrics that count every process's requests, and a clean stop on
     SIGTERM."""
-    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
+    env = environment(
+        REFEREE_DATABASE_URL=database_url,
+        REFEREE_SEED_KEYS=TEST_SEED_KEYS,
+        REFEREE_SIGNING_KEYS=TEST_SIGNING_KEYS,
+    )
     with (
         serving(env, tmp_path / "serve.log", "--workers", "2") as server,
         httpx.Client(base_url=server.url) as http,
@@ -214,6 +222,7 @@ def test_migrate_applies_the_schema_once(
         REFEREE_MIGRATION_DATABASE_URL=owner,
         REFEREE_DATABASE_URL=login_url_for(owner),
         REFEREE_SEED_KEYS=TEST_SEED_KEYS,
+        REFEREE_SIGNING_KEYS=TEST_SIGNING_KEYS,
     )
     runs = [
         subprocess.run([*referee_command(), "migrate"], env=env, capture_output=True, check=True)
@@ -255,7 +264,11 @@ def test_serve_with_workers_on_a_starved_core_kills_no_worker_for_being_slow(
     ping within 5 s of their spawn (still importing, opening their pool), again and again. Here
     the server and six spinning processes share one core: both workers start, none is replaced,
     and a stop signal stops it all cleanly."""
-    env = environment(REFEREE_DATABASE_URL=database_url, REFEREE_SEED_KEYS=TEST_SEED_KEYS)
+    env = environment(
+        REFEREE_DATABASE_URL=database_url,
+        REFEREE_SEED_KEYS=TEST_SEED_KEYS,
+        REFEREE_SIGNING_KEYS=TEST_SIGNING_KEYS,
+    )
     log = tmp_path / "serve.log"
     with (
         starved_core() as pinned,

@@ -8,10 +8,9 @@ from collections.abc import AsyncIterator
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.config import Settings
-from eventstore.seeds import SeedKeys
 from tests.api.conftest import serve
 from tests.api.helpers import Client, assert_problem, requests_counted
+from tests.servers import app_settings
 
 UNREACHABLE = "postgresql://postgres@/referee?host=/nonexistent&port=1&connect_timeout=1"
 
@@ -74,9 +73,7 @@ async def test_problems_carry_the_request_id(client: Client) -> None:
 @pytest.fixture(scope="module")
 async def cut_off() -> AsyncIterator[Client]:
     """The app with a database it cannot reach."""
-    settings = Settings(
-        database_url=UNREACHABLE, seed_keys=SeedKeys.generate(), pool_min_size=0, pool_timeout=0.5
-    )
+    settings = app_settings(UNREACHABLE, pool_min_size=0, pool_timeout=0.5)
     async for client in serve(settings):
         yield client
 

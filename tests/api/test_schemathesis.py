@@ -35,7 +35,8 @@ ACCEPTED = {200, 201, 401, 403, 404, 409}
 # A schema cannot say which commands the rules allow now, nor that a cursor must be one the
 # list handed out: these refusals of schema-valid requests are the only ones expected.
 SEMANTIC_REFUSALS = {
-    400: {PROBLEM + "wrong-kind", PROBLEM + "invalid-cursor"},
+    # A cursor or a pair of checkpoint sizes the schema cannot relate to what exists.
+    400: {PROBLEM + "wrong-kind", PROBLEM + "invalid-cursor", PROBLEM + "checkpoint-order"},
     422: {PROBLEM + "rule-violation", PROBLEM + "idempotency-key-reused"},
 }
 

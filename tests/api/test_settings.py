@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from api.config import Settings, SettingsError
+from api.signing import SigningKeys
 from eventstore.seeds import SeedKeys
-from tests.servers import TEST_SEED_KEYS
+from tests.servers import TEST_SEED_KEYS, TEST_SIGNING_KEYS
 
 URL = "postgresql://referee_api:secret@db/referee"
 
@@ -29,22 +30,35 @@ def test_the_database_settings() -> None:
             "REFEREE_DATABASE_URL": URL,
             "REFEREE_MIGRATION_DATABASE_URL": "postgresql://owner@db/referee",
             "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
+            "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
         }
     )
     assert settings.database_url == URL
     assert settings.seed_keys is not None and settings.seed_keys.current == "test-newer"
+    assert settings.signing_keys is not None and settings.signing_keys.current == "sign-newer"
 
 
 def test_a_key_file_must_be_private(tmp_path: Path) -> None:
     path = tmp_path / "keys"
     path.write_text(SeedKeys.generate("file-key").entries())
     path.chmod(0o644)
-    env = {"REFEREE_DATABASE_URL": URL, "REFEREE_SEED_KEYS_FILE": str(path)}
-    with pytest.raises(SettingsError, match="chmod 600"):
+    signing = tmp_path / "signing"
+    signing.write_text(SigningKeys.generate("signing-file").entries())
+    signing.chmod(0o640)
+    env = {
+        "REFEREE_DATABASE_URL": URL,
+        "REFEREE_SEED_KEYS_FILE": str(path),
+        "REFEREE_SIGNING_KEYS_FILE": str(signing),
+    }
+    with pytest.raises(SettingsError, match=r"REFEREE_SEED_KEYS_FILE: .*chmod 600"):
         Settings.from_env(env)
     path.chmod(0o600)
-    keys = Settings.from_env(env).seed_keys
-    assert keys is not None and keys.ids == ["file-key"]
+    with pytest.raises(SettingsError, match=r"REFEREE_SIGNING_KEYS_FILE: .*chmod 600"):
+        Settings.from_env(env)
+    signing.chmod(0o600)
+    settings = Settings.from_env(env)
+    assert settings.seed_keys is not None and settings.seed_keys.ids == ["file-key"]
+    assert settings.signing_keys is not None and settings.signing_keys.ids == ["signing-file"]
 
 
 @pytest.mark.parametrize(
@@ -59,6 +73,13 @@ def test_a_key_file_must_be_private(tmp_path: Path) -> None:
         ({"REFEREE_LOG_LEVEL": "loud"}, "REFEREE_LOG_LEVEL='loud': one of DEBUG"),
         ({"REFEREE_DATABASE_URL": "not a url"}, "REFEREE_DATABASE_URL=(hidden): not a libpq"),
         ({"REFEREE_DATABASE_URL": URL}, "REFEREE_SEED_KEYS or REFEREE_SEED_KEYS_FILE is required"),
+        (
+            {"REFEREE_DATABASE_URL": URL, "REFEREE_SEED_KEYS": TEST_SEED_KEYS},
+            "REFEREE_SIGNING_KEYS or REFEREE_SIGNING_KEYS_FILE is required",
+        ),
+        ({"REFEREE_SIGNING_KEYS": "s1:c2hvcnQ="}, "REFEREE_SIGNING_KEYS: signing key 's1' has 5"),
+        ({"REFEREE_SIGNING_KEYS": "a:AA==,a:AA=="}, "REFEREE_SIGNING_KEYS: two signing keys share"),
+        ({"REFEREE_CHECKPOINT_SECONDS": "-5"}, "REFEREE_CHECKPOINT_SECONDS='-5'"),
         ({"REFEREE_MIGRATION_DATABASE_URL": URL}, "without REFEREE_DATABASE_URL"),
         ({"REFEREE_SEED_KEYS": "k1:c2hvcnQ="}, "REFEREE_SEED_KEYS: seed key 'k1' has 5 bytes"),
         ({"REFEREE_SEED_KEYS": "nocolon"}, "REFEREE_SEED_KEYS: a seed key is written id:base64"),

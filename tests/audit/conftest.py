@@ -12,13 +12,12 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.audit import Archive
 from api.cache import TableCache
-from api.config import Settings
 from api.service import GameService
 from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from tests.audit.helpers import play_game
-from tests.servers import NO_SWEEPER
+from tests.servers import app_settings
 
 
 @pytest.fixture
@@ -46,13 +45,11 @@ async def client(
     database_url: str, seed_keys: SeedKeys
 ) -> AsyncIterator[AsyncTestClient[Litestar]]:
     """The real app on the test database."""
-    settings = Settings(
-        database_url=database_url,
-        seed_keys=seed_keys,
+    settings = app_settings(
+        database_url,
         pool_min_size=1,
         pool_max_size=4,
         expensive_reads_per_minute=0,  # every test here audits and exports at will
-        sweep_interval_seconds=NO_SWEEPER,
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

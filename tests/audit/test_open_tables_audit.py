@@ -36,7 +36,6 @@ from api.bundle import (
     read_bundle,
 )
 from api.cache import TableCache
-from api.config import Settings
 from api.service import GameService
 from api.verify import AuditReport, verify, verify_file
 from api.verify.reexecution import SealedChance, SeedNeeded
@@ -51,7 +50,7 @@ from referee.kernel.table import NotYourTurn
 from tests.audit.helpers import check, verdicts
 from tests.corpus.generate import GAMES
 from tests.corpus.recorder import Player
-from tests.servers import NO_SWEEPER
+from tests.servers import app_settings
 from tests.tamper import behind_the_back
 
 Client = AsyncTestClient[Litestar]
@@ -77,14 +76,12 @@ EVERY_CHECK = [
 async def client(database_url: str, seed_keys: SeedKeys) -> AsyncIterator[Client]:
     """The real app on the test database, as tests/audit/conftest.py makes it, but for games
     with bot seats, which it does not limit: this module creates more than a minute's worth."""
-    settings = Settings(
-        database_url=database_url,
-        seed_keys=seed_keys,
+    settings = app_settings(
+        database_url,
         pool_min_size=1,
         pool_max_size=4,
         expensive_reads_per_minute=0,
         bot_games_per_minute=0,
-        sweep_interval_seconds=NO_SWEEPER,
     )
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client

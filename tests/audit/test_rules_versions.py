@@ -15,17 +15,15 @@ import pytest
 from api.app import create_app
 from api.audit import Archive
 from api.cache import TableCache
-from api.config import Settings
 from api.service import GameService
 from api.verify import verify_file
-from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from referee.games import REGISTRY
 from referee.kernel import Chance, Registry
 from referee.kernel.registry import UnknownKind, UnknownRulesVersion
 from tests.audit.helpers import play_game, verdicts
 from tests.corpus.recorder import Player
-from tests.servers import NO_SWEEPER, TEST_SEED_KEYS
+from tests.servers import app_settings
 
 COYOTE = REGISTRY["coyote"]
 
@@ -108,13 +106,7 @@ async def test_new_games_are_played_under_the_newest_version(
 @asynccontextmanager
 async def app_with(registry: Registry, database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     """The real app, with `registry`, on the test database."""
-    settings = Settings(
-        database_url=database_url,
-        seed_keys=SeedKeys.parse(TEST_SEED_KEYS),
-        pool_min_size=1,
-        pool_max_size=2,
-        sweep_interval_seconds=NO_SWEEPER,
-    )
+    settings = app_settings(database_url, pool_min_size=1, pool_max_size=2)
     app = create_app(settings, registry)
     async with app.lifespan():
         transport = httpx.ASGITransport(app=app)

@@ -32,6 +32,7 @@ from referee.games import REGISTRY
 from tests.bench.cluster import embedded_cluster
 from tests.bench.store_bench import BENCH_KEYS, bench_login
 from tests.corpus.recorder import Player
+from tests.servers import TEST_SIGNING_KEYS
 
 TICK = 1 / os.sysconf("SC_CLK_TCK")
 MAX_COMMANDS = 20_000
@@ -78,6 +79,7 @@ def serve(url: str, log: Path, cache_size: int | None) -> tuple[subprocess.Popen
         **os.environ,
         "REFEREE_DATABASE_URL": url,
         "REFEREE_SEED_KEYS": BENCH_KEYS.entries(),
+        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
         "REFEREE_EXPENSIVE_READS_PER_MINUTE": "0",
     }
     if cache_size is not None:

@@ -66,6 +66,7 @@ from tests.bench import coldload, loadgen, procstat
 from tests.bench.cluster import embedded_cluster
 from tests.bench.pgbench import run_pgbench
 from tests.bench.store_bench import BENCH_KEYS, bench_login, measure_direct_appends
+from tests.servers import TEST_SIGNING_KEYS
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 WARMUP_SECONDS = 2.0
@@ -103,6 +104,7 @@ class Server:
             **os.environ,
             "REFEREE_DATABASE_URL": self.database_url,
             "REFEREE_SEED_KEYS": BENCH_KEYS.entries(),
+            "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
             "REFEREE_LOG_LEVEL": "warning",
         }
         if self.cache_size is not None:

@@ -36,6 +36,7 @@ SECRETS = {
     "REFEREE_OWNER_PASSWORD": "owner-secret",
     "REFEREE_API_PASSWORD": "api-secret",
     "REFEREE_SEED_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+    "REFEREE_SIGNING_KEYS": "s1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
 }
 
 Service = dict[str, Any]
@@ -182,6 +183,7 @@ def test_migrate_runs_once_as_the_owner_and_creates_the_api_login() -> None:
         service("api")["environment"]["REFEREE_DATABASE_URL"]
     )
     assert "REFEREE_SEED_KEYS" in env
+    assert "REFEREE_SIGNING_KEYS" in env
 
 
 def test_the_api_starts_after_migrate_succeeded_and_holds_only_its_login() -> None:

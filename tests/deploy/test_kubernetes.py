@@ -155,6 +155,7 @@ def test_the_migration_job_runs_once_as_the_owner() -> None:
     login = env["REFEREE_DATABASE_URL"]["valueFrom"]["secretKeyRef"]
     assert login["name"] == API_SECRET  # the login it creates, with that login's password
     assert env["REFEREE_SEED_KEYS"]["valueFrom"]["secretKeyRef"]["name"] == API_SECRET
+    assert env["REFEREE_SIGNING_KEYS"]["valueFrom"]["secretKeyRef"]["name"] == API_SECRET
 
 
 def test_the_api_holds_its_own_login_only() -> None:

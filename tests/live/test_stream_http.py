@@ -11,12 +11,11 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.config import Settings
 from eventstore.seeds import SeedKeys
 from tests.api.helpers import Client, Game, assert_problem, create_game
 from tests.audit.test_http import finished_game
 from tests.live.conftest import Message
-from tests.servers import NO_SWEEPER
+from tests.servers import app_settings
 
 UNKNOWN = "/v1/games/00000000-0000-4000-8000-000000000000"
 
@@ -25,13 +24,7 @@ UNKNOWN = "/v1/games/00000000-0000-4000-8000-000000000000"
 async def client(
     database_url: str, seed_keys: SeedKeys
 ) -> AsyncIterator[AsyncTestClient[Litestar]]:
-    settings = Settings(
-        database_url=database_url,
-        seed_keys=seed_keys,
-        pool_min_size=1,
-        pool_max_size=4,
-        sweep_interval_seconds=NO_SWEEPER,
-    )
+    settings = app_settings(database_url, pool_min_size=1, pool_max_size=4)
     async with AsyncTestClient(app=create_app(settings)) as client:
         yield client
 

@@ -18,7 +18,7 @@ from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
 
 from tests.reliability.conftest import Serve
-from tests.servers import TEST_SEED_KEYS, Server
+from tests.servers import TEST_SEED_KEYS, TEST_SIGNING_KEYS, Server
 
 Conn = AsyncConnection[TupleRow]
 
@@ -180,6 +180,7 @@ def test_a_server_refuses_to_log_in_as_the_owner(owner_database_url: str, tmp_pa
         **{name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")},
         "REFEREE_DATABASE_URL": owner_database_url,
         "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
+        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
     }
     referee = Path(sys.executable).parent / "referee"
     done = subprocess.run(

@@ -26,7 +26,7 @@ from eventstore.seeds import SeedKeys
 from referee.games import REGISTRY
 from referee.kernel import Codec, Table
 from tests.reliability.conftest import Serve
-from tests.servers import TEST_SEED_KEYS
+from tests.servers import TEST_SEED_KEYS, TEST_SIGNING_KEYS
 
 PG_DUMP = pg_dump_path()
 CHOSEN = bytes(range(100, 132))  # a creator's seed: known to the test without any key
@@ -76,6 +76,7 @@ def referee_migrate(owner_url: str, login_url: str, keys: str) -> subprocess.Com
         "REFEREE_MIGRATION_DATABASE_URL": owner_url,
         "REFEREE_DATABASE_URL": login_url,
         "REFEREE_SEED_KEYS": keys,
+        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
     }
     referee = Path(sys.executable).parent / "referee"
     return subprocess.run(
@@ -89,6 +90,7 @@ def referee_serve(login_url: str, keys: str) -> subprocess.CompletedProcess[str]
         **{name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")},
         "REFEREE_DATABASE_URL": login_url,
         "REFEREE_SEED_KEYS": keys,
+        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
     }
     referee = Path(sys.executable).parent / "referee"
     return subprocess.run(

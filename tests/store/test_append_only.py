@@ -171,3 +171,23 @@ async def test_a_superuser_can_lift_the_guard_to_tamper(
         tampered = await history(superuser_conn, game_with_history)
         assert [row[2] for row in tampered if row[:2] == ("e", 2)] == [b"tampered"]
     assert await history(superuser_conn, game_with_history) == before
+
+
+# The referee's published proofs (migration 0010): the keys that signed, the log, checkpoints.
+PROOF_TABLES = {
+    "signing_keys": "UPDATE signing_keys SET public_key = public_key",
+    "log_leaves": "UPDATE log_leaves SET leaf = leaf",
+    "checkpoints": "UPDATE checkpoints SET root = root",
+}
+
+
+@pytest.mark.parametrize("table", PROOF_TABLES)
+@pytest.mark.parametrize("how", ["update", "DELETE FROM {table}", "TRUNCATE {table}"])
+async def test_the_published_proofs_are_append_only(
+    app_role_conn: Conn, superuser_conn: Conn, table: str, how: str
+) -> None:
+    statement = PROOF_TABLES[table] if how == "update" else how.format(table=table)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        await app_role_conn.execute(statement)
+    with pytest.raises(psycopg.errors.RestrictViolation, match="append-only"):
+        await superuser_conn.execute(statement)

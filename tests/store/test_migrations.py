@@ -19,6 +19,9 @@ TABLES = {
     "game_creations",
     "redeemed_tickets",
     "schema_migrations",
+    "signing_keys",
+    "log_leaves",
+    "checkpoints",
 }
 
 

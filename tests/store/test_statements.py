@@ -83,6 +83,7 @@ async def test_every_statement_is_keyed_by_its_game_but_the_documented_ones(
         await record(recorder, "token_holder", store.token_holder(game_id, bytes(32)))
         await record(recorder, "find_sitting", store.find_sitting(game_id, "move-2"))
         await record(recorder, "seed", store.seed(game_id))
+        await record(recorder, "head", store.head(game_id))
         await record(recorder, "commands", store.commands(game_id))
         await record(recorder, "record_stamp", store.record_stamp(game_id))
         expires_at = datetime.now(UTC)

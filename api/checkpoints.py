@@ -1,0 +1,241 @@
+"""Checkpoints: the referee's signed heads of a log of every game's head (README, "Disputes").
+
+The log is a Merkle tree (RFC 9162, `api.merkle`) whose leaves are head statements: the bytes
+of a head receipt's payload (`api.receipts.HeadReceipt`), which pin a game's history up to a
+version without telling anything hidden. Every `interval` one process appends a leaf for each
+game whose head changed since its last leaf (every one: a head recorded before a checkpoint
+began is in it), and signs the new tree head, `{"size", "root",
+"signed_at"}`, in a DSSE envelope of type `application/vnd.referee.checkpoint+json`.
+
+Anyone may keep checkpoints. An inclusion proof shows a game's leaves in a checkpoint; a
+consistency proof shows that a later checkpoint's tree extends an earlier one's. So once a
+game's head is in a checkpoint that someone kept, the operator can neither drop the game nor
+rewrite its past without the next proofs failing against that checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from collections.abc import Sequence
+from typing import Annotated, Final
+
+import msgspec
+import structlog
+
+from api.merkle import MerkleTree, leaf_hash
+from api.receipts import Time, encode, head_receipt
+from api.service import Clock
+from api.signing import Envelope, SigningKeys
+from eventstore.log import LogStore, StoredCheckpoint
+from eventstore.types import StoreError
+
+CHECKPOINT_TYPE: Final = "application/vnd.referee.checkpoint+json"
+log = structlog.get_logger("referee.checkpoints")
+
+Hash = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="SHA-256, hex.")]
+
+
+class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
+    """The signed statement: the tree of the log's first `size` leaves has this root."""
+
+    size: int
+    root: Hash
+    signed_at: Time
+
+
+class LogEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One leaf of a game and the path that proves it in the checkpoint's tree."""
+
+    index: int  # the leaf's number in the log, from 0
+    leaf: Annotated[
+        str, msgspec.Meta(description="The leaf's exact bytes (a head statement), standard base64.")
+    ]
+    path: list[Hash]  # RFC 9162 inclusion proof, from the leaf's sibling up
+
+
+class ConsistencyPath(msgspec.Struct, frozen=True, kw_only=True):
+    """That the tree at `second` extends the tree at `first` (RFC 9162 consistency proof)."""
+
+    first: int
+    second: int
+    path: list[Hash]
+
+
+class GameInLog(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's leaves in a checkpoint, each with its inclusion proof; and, when asked for,
+    the consistency of that checkpoint with an earlier one the caller kept."""
+
+    game_id: str
+    checkpoint: Envelope
+    entries: list[LogEntry]
+    consistency: ConsistencyPath | None = None
+
+
+class CheckpointPair(msgspec.Struct, frozen=True, kw_only=True):
+    """Two checkpoints and the proof that the later extends the earlier: self-contained."""
+
+    first: Envelope
+    second: Envelope
+    consistency: ConsistencyPath
+
+
+class NoCheckpoint(LookupError):
+    """No checkpoint of that size was signed (or none at all yet)."""
+
+
+class LogCorrupted(Exception):
+    """The log's stored leaves are not those the signed checkpoints were computed over: changed
+    or removed behind the service's back. Never a passing outage."""
+
+
+class Checkpointer:
+    """Extends and signs the log; serves proofs against any checkpoint it signed."""
+
+    def __init__(
+        self, store: LogStore, keys: SigningKeys, clock: Clock, *, interval: float
+    ) -> None:
+        self._store = store
+        self._keys = keys
+        self._clock = clock
+        self.interval = interval
+        self._tree = MerkleTree()  # the log's leaves this process has read, in order
+        self._reading = asyncio.Lock()
+
+    async def run(self) -> None:
+        """Sign a checkpoint every `interval` seconds, if the log grew (until cancelled)."""
+        while True:
+            try:
+                await self.checkpoint_now()
+            except StoreError as error:
+                log.warning("checkpoint failed", error=str(error))
+            except LogCorrupted as error:
+                log.error("checkpoint refused: the log was changed", error=str(error))
+            await asyncio.sleep(self.interval)
+
+    async def checkpoint_now(self) -> StoredCheckpoint | None:
+        """Add the changed heads to the log and sign its new head; None if the log did not
+        grow or another process is extending it now."""
+        try:
+            async with self._store.extending() as writer:
+                if writer is None:
+                    return None
+                size = await writer.size()
+                heads, skipped = await writer.changed_heads()
+                if skipped:
+                    log.warning("games left out of the log: no key opens their seed", games=skipped)
+                if not heads:
+                    return None
+                leaves = [
+                    (
+                        head.head.game_id,
+                        head.head.version,
+                        encode(head_receipt(head.head, head.seed)),
+                    )
+                    for head in heads
+                ]
+                await writer.add_leaves(size, leaves)
+                async with self._reading:
+                    if self._tree.size > size:  # leaves gone from the store: read it again
+                        self._tree = MerkleTree()
+                    tree = await self._synced(size)
+                    tree.extend(leaf_hash(leaf) for _, _, leaf in leaves)
+                    checkpoint = self._signed(tree)
+                await writer.add_checkpoint(checkpoint)
+        except BaseException:
+            self._tree = MerkleTree()  # it may hold leaves that were never committed
+            raise
+        log.info("checkpoint signed", size=checkpoint.size, games=len(leaves))
+        return checkpoint
+
+    def _signed(self, tree: MerkleTree) -> StoredCheckpoint:
+        signed_at = self._clock()
+        root = tree.root()
+        statement = Checkpoint(size=tree.size, root=root.hex(), signed_at=signed_at)
+        envelope = self._keys.sign(CHECKPOINT_TYPE, msgspec.json.encode(statement))
+        return StoredCheckpoint(
+            size=tree.size, root=root, signed_at=signed_at, envelope=msgspec.json.encode(envelope)
+        )
+
+    async def latest(self) -> Envelope:
+        return _envelope(await self._stored(None))
+
+    async def at(self, size: int) -> Envelope:
+        return _envelope(await self._stored(size))
+
+    async def game(self, game_id: str, *, size: int | None, since: int | None) -> GameInLog:
+        """The game's leaves in the checkpoint of `size` (default: the latest), with their
+        proofs, and that checkpoint's consistency with the one of size `since`."""
+        checkpoint = await self._stored(size)
+        if since is not None:
+            await self._stored(since)  # a size never signed is a 404, not a proof
+        leaves = await self._store.leaves_of(game_id, below=checkpoint.size)
+        async with self._reading:
+            tree = await self._synced(checkpoint.size)
+            for leaf in leaves:  # what the store holds now must be what was signed
+                if tree.leaf(leaf.index) != leaf_hash(leaf.leaf):
+                    raise LogCorrupted(f"leaf {leaf.index} is not the leaf that was signed")
+            entries = [
+                LogEntry(
+                    index=leaf.index,
+                    leaf=base64.b64encode(leaf.leaf).decode(),
+                    path=_hex(tree.inclusion_proof(leaf.index, checkpoint.size)),
+                )
+                for leaf in leaves
+            ]
+            consistency = None
+            if since is not None:
+                consistency = self._consistency(tree, since, checkpoint.size)
+        return GameInLog(
+            game_id=game_id,
+            checkpoint=_envelope(checkpoint),
+            entries=entries,
+            consistency=consistency,
+        )
+
+    async def pair(self, first: int, second: int) -> CheckpointPair:
+        """Checkpoints `first` and `second` (first <= second) and their consistency proof."""
+        older, newer = await self._stored(first), await self._stored(second)
+        async with self._reading:
+            tree = await self._synced(newer.size)
+            consistency = self._consistency(tree, first, second)
+        return CheckpointPair(
+            first=_envelope(older), second=_envelope(newer), consistency=consistency
+        )
+
+    def _consistency(self, tree: MerkleTree, first: int, second: int) -> ConsistencyPath:
+        if first > second:
+            raise ValueError(f"checkpoint {first} is newer than checkpoint {second}")
+        return ConsistencyPath(
+            first=first, second=second, path=_hex(tree.consistency_proof(first, second))
+        )
+
+    async def _stored(self, size: int | None) -> StoredCheckpoint:
+        checkpoint = await self._store.checkpoint(size)
+        if checkpoint is None:
+            raise NoCheckpoint(
+                "No checkpoint is signed yet." if size is None else f"No checkpoint of size {size}."
+            )
+        return checkpoint
+
+    async def _synced(self, size: int) -> MerkleTree:
+        """The tree, holding at least the log's first `size` leaves (read as needed)."""
+        if self._tree.size < size:
+            leaves = await self._store.leaves(start=self._tree.size, stop=size)
+            self._tree.extend(leaf_hash(leaf) for leaf in leaves)
+        if self._tree.size < size:
+            raise LogCorrupted(f"the log holds {self._tree.size} leaves, not {size}")
+        return self._tree
+
+
+def _envelope(checkpoint: StoredCheckpoint) -> Envelope:
+    return msgspec.json.decode(checkpoint.envelope, type=Envelope)
+
+
+def _hex(hashes: Sequence[bytes]) -> list[str]:
+    return [item.hex() for item in hashes]
+
+
+def read_checkpoint(payload: bytes) -> Checkpoint:
+    """The statement of a checkpoint's payload. Raises msgspec.DecodeError (a ValueError)."""
+    return msgspec.json.decode(payload, type=Checkpoint)
