@@ -18,22 +18,31 @@ A bot may also take its own seat at an open table (`join_and_play`): it sits und
 answered the same seat and token), then plays that seat as above. While the table waits for
 players nobody is to act: the bot waits on the stream, each sitting an event, until the deal.
 Interrupted while the table still waits, it gets up again, so that its seat is open to others.
+
+The bot keeps every receipt the referee gives its seat (README, "Disputes"): its sitting's, each
+command's, and a head receipt (`GET /v1/games/{id}/receipt`) at the end. With a receipts
+directory it writes them there, `receipts-<game>-seat<n>.json`, and names the file when it
+stops. (A receipt at every version would let a dispute name the very event that differs; one per
+command of the seat brackets it between two of its commands, for one request less a turn.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import random
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import httpx
 import msgspec
 
+from api.signing import Envelope
 from api.sse import Message, messages
 from referee.games import REGISTRY
 from referee.kernel import NoLegalCommand, Outcome, Seat
@@ -91,6 +100,7 @@ class _Played(msgspec.Struct, frozen=True, kw_only=True):
     to_act: list[int]
     outcome: Outcome
     view: msgspec.Raw
+    receipt: Envelope | None = None  # the command's, signed by the referee
 
 
 class _LegalPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,6 +116,7 @@ class _Granted(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     token: str
     status: str
+    receipt: Envelope | None = None  # the sitting's, signed by the referee
 
 
 class _Listed(msgspec.Struct, frozen=True, kw_only=True):
@@ -151,6 +162,7 @@ class Summary:
     outcome: Outcome
     version: int
     commands_sent: int
+    receipts: Path | None = None  # where the seat's receipts were kept
 
     def line(self) -> str:
         winners = ", ".join(map(str, self.outcome.winners)) or "none"
@@ -162,6 +174,7 @@ class Summary:
         return (
             f"{self.kind} game {self.game_id}: seat {self.seat} {result} (winners: {winners}"
             f"{placed}); {self.commands_sent} commands sent, {self.version} events"
+            + ("" if self.receipts is None else f"; receipts kept in {self.receipts}")
         )
 
 
@@ -173,10 +186,13 @@ async def play_seat(
     rng: random.Random,
     *,
     patience: float = PATIENCE_SECONDS,
+    receipts: Path | None = None,
 ) -> Summary:
-    """Play the seat of `token` until the game is over. Raises BotError."""
+    """Play the seat of `token` until the game is over, keeping its receipts in the directory
+    `receipts` (if given). Raises BotError."""
     async with httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as client:
-        return await _Bot(client, game_id, token, strategy, rng, patience).play()
+        bot = _Bot(client, game_id, token, strategy, rng, patience)
+        return await bot.play_keeping(receipts)
 
 
 async def join_and_play(
@@ -186,15 +202,19 @@ async def join_and_play(
     rng: random.Random,
     *,
     patience: float = PATIENCE_SECONDS,
+    receipts: Path | None = None,
 ) -> Summary:
-    """Take a seat at an open table as `join` says, then play it until the game is over.
-    Raises BotError (a sitting refused: no such table, a seat taken, a table full...)."""
+    """Take a seat at an open table as `join` says, then play it until the game is over,
+    keeping its receipts in the directory `receipts` (if given). Raises BotError (a sitting
+    refused: no such table, a seat taken, a table full...)."""
     async with httpx.AsyncClient(base_url=url, timeout=REQUEST_SECONDS) as client:
         http = _Http(client, patience)
         granted = await _sit(http, join)
         bot = _Bot(client, granted.game_id, granted.token, strategy, rng, patience, http=http)
+        if granted.receipt is not None:
+            bot.receipts.append(granted.receipt)
         try:
-            return await bot.play()
+            return await bot.play_keeping(receipts)
         except asyncio.CancelledError:  # interrupted (Ctrl-C): up again if nothing is dealt
             if (bot.status or granted.status) == "waiting":
                 with contextlib.suppress(Exception):
@@ -319,11 +339,39 @@ class _Bot:
         self._sent = 0
         self._out_of_time = False  # its last command came after its time ran out
         self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
+        self.receipts: list[Envelope] = []  # as the referee signed them, in order
+        self._receipted = 0  # the version of the last head receipt kept
+        self._seat: Seat | None = None
+
+    async def play_keeping(self, directory: Path | None) -> Summary:
+        """`play`, then the receipts written into `directory` (also when the bot stops)."""
+        kept = None
+        try:
+            summary = await self.play()
+        finally:
+            if directory is not None and self.receipts and self._seat is not None:
+                kept = self._write_receipts(directory, self._seat)
+        return dataclasses.replace(summary, receipts=kept)
+
+    def _write_receipts(self, directory: Path, seat: Seat) -> Path:
+        path = directory / f"receipts-{self._game_id}-seat{seat}.json"
+        record = {"game_id": self._game_id, "seat": seat, "receipts": self.receipts}
+        directory.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(msgspec.json.encode(record))
+        return path
+
+    async def _keep_head(self, version: int) -> None:
+        """A head receipt, if none was kept at this version yet."""
+        if version <= self._receipted:
+            return
+        response = await self._request("GET", f"{self._path}/receipt", "get a receipt")
+        self.receipts.append(_decode(response, Envelope, "a receipt"))
+        self._receipted = version
 
     async def play(self) -> Summary:
         seen = await self._read()
         game = _game(seen)
-        seat = seen.seat
+        seat = self._seat = seen.seat
         if seat is None:  # cannot happen with a token, but then the bot has no seat
             raise BotError("the server answered a spectator's view: this token names no seat")
         refusals = 0
@@ -346,6 +394,7 @@ class _Bot:
                     seen = await self._read()
         finally:
             await self._stream.close()
+        await self._keep_head(seen.version)
         if seen.outcome.ending == "cancelled":
             raise BotError(
                 f"the table of game {self._game_id} was cancelled: its seats were not all "
@@ -438,6 +487,8 @@ class _Bot:
             return None
         self._sent += 1
         played = _decode(response, _Played, "a command's result")
+        if played.receipt is not None:
+            self.receipts.append(played.receipt)
         self._status = played.status
         return msgspec.structs.replace(
             seen,
@@ -601,9 +652,12 @@ def run(
     strategy: Strategy,
     rng: random.Random,
     patience: float = PATIENCE_SECONDS,
+    receipts: Path | None = None,
 ) -> Summary:
     """`play_seat` from synchronous code (the command line)."""
-    return asyncio.run(play_seat(url, game_id, token, strategy, rng, patience=patience))
+    return asyncio.run(
+        play_seat(url, game_id, token, strategy, rng, patience=patience, receipts=receipts)
+    )
 
 
 def run_join(
@@ -612,6 +666,9 @@ def run_join(
     strategy: Strategy,
     rng: random.Random,
     patience: float = PATIENCE_SECONDS,
+    receipts: Path | None = None,
 ) -> Summary:
     """`join_and_play` from synchronous code (the command line)."""
-    return asyncio.run(join_and_play(url, join, strategy, rng, patience=patience))
+    return asyncio.run(
+        join_and_play(url, join, strategy, rng, patience=patience, receipts=receipts)
+    )

@@ -31,8 +31,11 @@ from typing import Any, NoReturn
 import structlog
 
 from api.config import Settings, SettingsError
+from api.signing import SigningKeys
 from api.verify import cli as verify_cli
-from eventstore.seeds import SealedSeedError, SeedKeyError, SeedKeys
+from eventstore.keyfiles import KeySettingError
+from eventstore.log import SigningKeyConflict
+from eventstore.seeds import SealedSeedError, SeedKeys
 from eventstore.types import StoreError
 from referee.kernel.bots import STRATEGIES
 
@@ -50,7 +53,7 @@ NO_DATABASE_MESSAGE = (
 )
 
 # What can stop `serve` or `migrate` before they begin: reported in one line, not a traceback.
-_SETUP_ERRORS = (StoreError, SealedSeedError, SeedKeyError)
+_SETUP_ERRORS = (StoreError, SealedSeedError, KeySettingError, SigningKeyConflict)
 
 
 def available_cores(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
@@ -105,6 +108,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify_cli.add_arguments(verify)
     verify.set_defaults(run=verify_cli.run)
+    pair = commands.add_parser(
+        "verify-checkpoints",
+        help="verify offline that a checkpoint extends an earlier one (nothing was dropped)",
+    )
+    verify_cli.add_pair_arguments(pair)
+    pair.set_defaults(run=verify_cli.run_pair)
 
     bot = commands.add_parser("bot", help="play one seat of a game over HTTP, to its end")
     table = bot.add_mutually_exclusive_group(required=True)
@@ -133,6 +142,14 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         metavar="SECONDS",
         help="how long to wait for a server it lost mid-game, before giving up",
+    )
+    bot.add_argument(
+        "--receipts",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="where it keeps the receipts of its seat, receipts-<game>-seat<n>.json (default: "
+        "the current directory); README, Disputes",
     )
     joining = bot.add_argument_group("taking a seat (with --join)")
     joining.add_argument(
@@ -178,7 +195,7 @@ def _serve(args: argparse.Namespace) -> int:
         with _database(settings) as database:
             if database.owner_url is not None:
                 _provision(database)
-            _check_database(database.app_url, database.seed_keys, settings.pool_timeout)
+            _check_database(database, settings.pool_timeout)
             options: dict[str, Any] = dict(
                 host=args.host,
                 port=args.port,
@@ -196,7 +213,10 @@ def _serve(args: argparse.Namespace) -> int:
             )
             if args.workers == 1:
                 served = dataclasses.replace(
-                    settings, database_url=database.app_url, seed_keys=database.seed_keys
+                    settings,
+                    database_url=database.app_url,
+                    seed_keys=database.seed_keys,
+                    signing_keys=database.signing_keys,
                 )
                 app = create_app(served)
                 tune_garbage_collector()
@@ -208,6 +228,8 @@ def _serve(args: argparse.Namespace) -> int:
                 os.environ["REFEREE_DATABASE_URL"] = database.app_url
                 if database.seed_keys_file is not None and settings.seed_keys is None:
                     os.environ["REFEREE_SEED_KEYS_FILE"] = str(database.seed_keys_file)
+                if database.signing_keys_file is not None and settings.signing_keys is None:
+                    os.environ["REFEREE_SIGNING_KEYS_FILE"] = str(database.signing_keys_file)
                 with shared_metrics_directory():
                     config = uvicorn.Config(
                         "api.server:worker_app", factory=True, workers=args.workers, **options
@@ -276,7 +298,7 @@ def _bot(args: argparse.Namespace) -> int:
         token = args.token or os.environ.get("REFEREE_BOT_TOKEN")
         if not token:
             usage_error("--game needs the seat's --token (or REFEREE_BOT_TOKEN)")
-        play = partial(run, args.url, args.game, token, args.strategy, rng, patience)
+        play = partial(run, args.url, args.game, token, args.strategy, rng, patience, args.receipts)
     else:
         if args.token is not None:
             usage_error("--join takes a seat of its own: it needs no --token")
@@ -290,7 +312,7 @@ def _bot(args: argparse.Namespace) -> int:
             entropy=args.entropy or "",
             seat=args.seat,
         )
-        play = partial(run_join, args.url, join, args.strategy, rng, patience)
+        play = partial(run_join, args.url, join, args.strategy, rng, patience, args.receipts)
     try:
         summary = play()
     except BotError as error:
@@ -393,17 +415,24 @@ class _Database:
     app_url: str  # the service's own login
     owner_url: str | None  # the schema's owner, to migrate; None: migrations are not ours
     seed_keys: SeedKeys
+    signing_keys: SigningKeys
     embedded: bool
     seed_keys_file: Path | None = None  # the embedded database's, for worker processes
+    signing_keys_file: Path | None = None
 
 
 @contextmanager
 def _database(settings: Settings) -> Iterator[_Database]:
     """The configured database, or the embedded one, started (or joined) for the duration."""
     if settings.database_url is not None:
-        assert settings.seed_keys is not None  # Settings.from_env requires them with a URL
+        # Settings.from_env requires them with a URL
+        assert settings.seed_keys is not None and settings.signing_keys is not None
         yield _Database(
-            settings.database_url, settings.migration_database_url, settings.seed_keys, False
+            settings.database_url,
+            settings.migration_database_url,
+            settings.seed_keys,
+            settings.signing_keys,
+            False,
         )
         return
     try:
@@ -418,9 +447,14 @@ def _database(settings: Settings) -> Iterator[_Database]:
     log.info("starting embedded PostgreSQL", data_dir=str(settings.data_dir.resolve()))
     embedded = start_embedded(settings.data_dir)
     try:
-        keys = settings.seed_keys or key_file(embedded.seed_keys_file)
         yield _Database(
-            embedded.app_url, embedded.owner_url, keys, True, embedded.seed_keys_file.resolve()
+            embedded.app_url,
+            embedded.owner_url,
+            settings.seed_keys or key_file(embedded.seed_keys_file),
+            settings.signing_keys or SigningKeys.file(embedded.signing_keys_file),
+            True,
+            embedded.seed_keys_file.resolve(),
+            embedded.signing_keys_file.resolve(),
         )
     finally:
         stop_embedded(settings.data_dir)
@@ -450,26 +484,30 @@ def _provision(database: _Database) -> None:
     )
 
 
-def _check_database(app_url: str, seed_keys: SeedKeys, timeout: float) -> None:
-    """Refuse to serve as a login that may do more than the service needs, or without a key
-    that some game's seed needs. A database that cannot be reached yet is not an error: the
-    service starts, not ready."""
+def _check_database(database: _Database, timeout: float) -> None:
+    """Refuse to serve as a login that may do more than the service needs, without a key that
+    some game's seed needs, or with a signing key whose id was published with another key. A
+    database that cannot be reached yet is not an error: the service starts, not ready."""
     import psycopg
 
+    from eventstore.log import check_signing_key
     from eventstore.roles import check_login
     from eventstore.seeds import check_seed_keys
+
+    signing = database.signing_keys
 
     async def check() -> None:
         try:
             conn = await psycopg.AsyncConnection.connect(
-                app_url, autocommit=True, connect_timeout=max(1, math.ceil(timeout))
+                database.app_url, autocommit=True, connect_timeout=max(1, math.ceil(timeout))
             )
         except psycopg.OperationalError as error:
             log.warning("database not reachable at start", error=str(error))
             return
         async with conn:
             await check_login(conn)
-            await check_seed_keys(conn, seed_keys)
+            await check_seed_keys(conn, database.seed_keys)
+            await check_signing_key(conn, signing.current, signing.public_key(signing.current))
 
     asyncio.run(check())
 

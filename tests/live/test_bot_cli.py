@@ -22,6 +22,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,11 +34,14 @@ import msgspec
 import pytest
 
 from api.botclient import FIRST_PAGE, GREEDY_READ, Summary, _Bot, _game, play_seat
+from api.verify import cli as verify_cli
 from referee.games import REGISTRY
 from referee.kernel.bots import CANDIDATES, Strategy
 from tests.servers import Server, free_port, start_server, stop_server
 
 KINDS = [game.kind for game in REGISTRY]
+# The bots' working directory: each keeps its seat's receipts there (`--receipts` default .).
+BOTS_DIR = Path(tempfile.mkdtemp(prefix="referee-bots-"))
 BOT_PATIENCE = 900  # seconds for a whole game of bots; never a measured duration
 REFEREE = Path(sys.executable).parent / "referee"
 SEATINGS = frozenset({"game.sit", "game.leave-seat"})  # a player's commands that are no move
@@ -45,7 +49,7 @@ SEATINGS = frozenset({"game.sit", "game.leave-seat"})  # a player's commands tha
 SUMMARY = re.compile(
     r"^(?P<kind>[\w-]+) game (?P<game>[0-9a-f-]+): seat (?P<seat>\d+) (?P<result>won|lost) "
     r"\(winners: (?P<winners>[\d, ]+|none)(, place \d+ of \d+)?\); (?P<sent>\d+) commands sent, "
-    r"(?P<version>\d+) events$"
+    r"(?P<version>\d+) events(; receipts kept in (?P<receipts>\S+))?$"
 )
 
 
@@ -171,6 +175,7 @@ def start_bots(url: str, game: Game, *extra: str) -> list[subprocess.Popen[str]]
     return [
         subprocess.Popen(
             bot_command(url, game, seat, *extra),
+            cwd=BOTS_DIR,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -196,6 +201,26 @@ def test_the_referee_bot_command_plays_a_seat_each(server: Server) -> None:
     finish_bots(server.url, game, start_bots(server.url, game))
 
 
+def test_the_receipts_a_bot_keeps_prove_its_game(server: Server, tmp_path: Path) -> None:
+    """Each bot names the file of its seat's receipts; each file, held against the exported
+    game with the published keys, verifies (README, "Disputes")."""
+    game = create(server.url, "coyote", seats=3)
+    bots = start_bots(server.url, game, "--receipts", str(tmp_path))
+    lines = [bot.communicate(timeout=BOT_PATIENCE)[0].strip() for bot in bots]
+    bundle, keys = tmp_path / "game.json", tmp_path / "keys.json"
+    bundle.write_bytes(httpx.get(f"{server.url}/v1/games/{game.game_id}/export").content)
+    keys.write_bytes(httpx.get(f"{server.url}/v1/keys").content)
+    for seat, line in enumerate(lines):
+        parsed = SUMMARY.match(line)
+        assert parsed and parsed["receipts"], line
+        kept = Path(parsed["receipts"])
+        assert kept == tmp_path / f"receipts-{game.game_id}-seat{seat}.json"
+        receipts = json.loads(kept.read_bytes())["receipts"]
+        assert len(receipts) == int(parsed["sent"]) + 1  # each command's, and the end's
+        argv = [str(bundle), "--keys", str(keys), "--receipts", str(kept)]
+        assert verify_cli.main(argv) == 0
+
+
 def test_a_bot_whose_time_ran_out_follows_the_game_to_its_end(server: Server) -> None:
     """Its late move is refused (`kernel.out-of-time`): it waits for the claim (the server's
     sweeper makes it), and follows the game without its seat to the end: exit 0, one line."""
@@ -212,7 +237,11 @@ def test_a_bot_whose_time_ran_out_follows_the_game_to_its_end(server: Server) ->
 
 def run_bot(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(REFEREE), "bot", *argv], capture_output=True, text=True, timeout=BOT_PATIENCE
+        [str(REFEREE), "bot", *argv],
+        capture_output=True,
+        text=True,
+        timeout=BOT_PATIENCE,
+        cwd=BOTS_DIR,
     )
 
 
@@ -365,6 +394,7 @@ def start_joining(url: str, table: str, name: str, *extra: str) -> subprocess.Po
     options = ("--name", name, "--url", url, "--seed", name, *extra)
     return subprocess.Popen(
         [str(REFEREE), "bot", "--join", table, *options],
+        cwd=BOTS_DIR,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -586,7 +616,12 @@ def test_options_that_do_not_go_together_are_a_usage_error(
 ) -> None:
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_BOT_TOKEN"}
     done = subprocess.run(
-        [str(REFEREE), "bot", *argv], capture_output=True, text=True, timeout=60, env=env
+        [str(REFEREE), "bot", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=BOTS_DIR,
     )
     assert done.returncode == 2, done
     assert done.stdout == "" and said in done.stderr, done.stderr

@@ -22,6 +22,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -533,6 +534,7 @@ def test_referee_bot_plays_a_seat_to_the_end(
         done = subprocess.run(
             [str(REFEREE), "bot", "--game", game.id, "--url", url, "--strategy", strategy],
             env={**os.environ, "REFEREE_BOT_TOKEN": game.tokens[0]},
+            cwd=tempfile.gettempdir(),  # where it keeps its seat's receipts
             capture_output=True,
             text=True,
             timeout=GAME_PATIENCE,
