@@ -1,8 +1,10 @@
 // The front page (/): the games a page at a time, filtered by kind and status; a game opened by
-// its id; a bundle file checked, with its events and the first one found wrong.
+// its id; a bundle file checked, with its events and the first one found wrong, and the receipts
+// chosen beside it held against it (receipts.js).
 
 import { getJson, kinds, post } from "./api.js";
 import { reportView } from "./audit.js";
+import { setUpReceiptsCheck } from "./receipts.js";
 import { fill, h, plural } from "./dom.js";
 import { Timeline } from "./timeline.js";
 
@@ -119,6 +121,7 @@ $("open-game").addEventListener("submit", (event) => {
   const id = $("open-id").value.trim();
   if (UUID.test(id)) location.assign(`/games/${id}`);
 });
+setUpReceiptsCheck($("receipt-files").form);
 $("bundle-file").addEventListener("change", (event) => {
   const [file] = event.target.files;
   if (file) verify(file);
