@@ -38,6 +38,7 @@ from api.receipts import (
 )
 from api.signing import BadSignature, Envelope, KeyList, open_envelope, public_keys
 from api.verify.report import Check, CheckResult
+from referee.kernel.wording import counted
 
 # A head is in every checkpoint that began after it was recorded; signing follows the start of a
 # checkpoint within this (its own transaction, and the clocks of two processes).
@@ -152,7 +153,7 @@ def check_receipts(bundle: Bundle, receipts: Sequence[Signed]) -> CheckResult:
             f"{where}",
             found.seq if found.command else min(confirmed + 1, found.seq),
         )
-    held = f"{len(ordered)} receipt{'s' if len(ordered) != 1 else ''}"
+    held = counted(len(ordered), "receipt")
     if seed is None:
         return RECEIPTS.partial(
             f"{held}: their times, commands and versions agree with the bundle; their pins open "
@@ -338,15 +339,15 @@ def check_log(
         return LOG.partial(
             f"Checkpoint {checkpoint.size} holds no head of this game yet.{extended}"
         )
+    heads = counted(len(proof.entries), "head")
     if seed is None:
         return LOG.partial(
-            f"{len(proof.entries)} heads in checkpoint {checkpoint.size}, proven in its tree; "
-            f"their pins open with the seed, which this bundle does not reveal.{extended}"
+            f"{heads} in checkpoint {checkpoint.size}, proven in its tree; their pins open with "
+            f"the seed, which this bundle does not reveal.{extended}"
         )
     return LOG.passed(
-        f"{len(proof.entries)} heads of this game in checkpoint {checkpoint.size}, up to "
-        f"version {confirmed}: each proven in the signed tree, each pinning this very "
-        f"history.{extended}"
+        f"{heads} of this game in checkpoint {checkpoint.size}, up to version {confirmed}: each "
+        f"proven in the signed tree, each pinning this very history.{extended}"
     )
 
 
