@@ -21,6 +21,22 @@ async def start_alone(page: Page, kind: str, name: str = "Ada") -> str:
     return page.url.rsplit("/", 1)[-1]
 
 
+async def join_from_front_page(page: Page, game_id: str, name: str) -> None:
+    """Sit at a waiting table under `name` with the front page's Join button."""
+    await page.goto("/")
+    await page.fill("#my-name", name)
+    await page.locator(f'[data-join="{game_id}"]').click()
+    await page.wait_for_url(f"**/games/{game_id}", timeout=PATIENCE_MS)
+
+
+async def listed_moves(page: Page) -> list[tuple[str, str]]:
+    """The moves listed in the play panel: each button's words and command type."""
+    buttons = page.locator("#play .commands button")
+    texts = await buttons.all_text_contents()
+    kinds = await buttons.evaluate_all("(all) => all.map((b) => b.dataset.commandType)")
+    return list(zip(texts, kinds, strict=True))
+
+
 async def first_listed_move(page: Page) -> Locator:
     """The first move of the page's list of every move (unfolded if it is folded)."""
     folded = page.locator("#play details.all-commands:not([open]) > summary")

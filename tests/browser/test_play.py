@@ -13,9 +13,10 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, Route, expect
 
-from tests.browser.conftest import VIEWPORT
+from tests.browser.conftest import fresh_page
 from tests.browser.playing import (
     first_listed_move,
+    join_from_front_page,
     play_to_the_end,
     start_alone,
 )
@@ -86,12 +87,7 @@ async def test_a_reload_keeps_the_seat_and_the_token_never_enters_the_address(
 async def test_two_people_sit_at_one_open_table_from_two_browsers(
     browser: Browser, play_server: Server, screenshots: Path
 ) -> None:
-    contexts = [
-        await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
-        for _ in range(2)
-    ]
-    ann, bob = [await context.new_page() for context in contexts]
-    try:
+    async with fresh_page(browser, play_server) as ann, fresh_page(browser, play_server) as bob:
         await ann.goto("/")
         await ann.fill("#my-name", "Ann")
         await ann.locator("details summary").first.click()
@@ -104,16 +100,10 @@ async def test_two_people_sit_at_one_open_table_from_two_browsers(
         game_id = ann.url.rsplit("/", 1)[-1]
         await expect(ann.locator("#outcome .waiting")).to_contain_text("Waiting for 1 player")
 
-        await bob.goto("/")
-        await bob.fill("#my-name", "Bob")
-        await bob.locator(f'[data-join="{game_id}"]').click()
-        await bob.wait_for_url(f"**/games/{game_id}", timeout=PATIENCE_MS)
+        await join_from_front_page(bob, game_id, "Bob")
         for person, name in ((ann, "Ann"), (bob, "Bob")):
             await expect(person.locator('[data-fact="status"]')).to_have_text(
                 "active", timeout=PATIENCE_MS
             )
             await expect(person.locator("#viewing")).to_contain_text(f"Viewing as {name}")
         await ann.screenshot(path=str(screenshots / "play-two-people.png"), full_page=True)
-    finally:
-        for context in contexts:
-            await context.close()

@@ -17,8 +17,8 @@ from pathlib import Path
 from playwright.async_api import Browser, Page, Route, expect
 from playwright.async_api import Error as PlaywrightError
 
-from tests.browser.conftest import VIEWPORT
-from tests.browser.playing import MOST_MOVES, first_listed_move, start_alone
+from tests.browser.conftest import VIEWPORT, fresh_page
+from tests.browser.playing import MOST_MOVES, first_listed_move, join_from_front_page, start_alone
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
 from tests.servers import Server
 
@@ -351,15 +351,7 @@ async def test_a_person_plays_big_manitou_against_a_bot_to_the_end(
 async def test_two_people_choose_at_once_each_in_secret(
     browser: Browser, play_server: Server, screenshots: Path
 ) -> None:
-    contexts = [
-        await browser.new_context(viewport=VIEWPORT, base_url=play_server.url)  # type: ignore[arg-type]
-        for _ in range(2)
-    ]
-    ann, bob = [await context.new_page() for context in contexts]
-    errors: list[str] = []
-    for page in (ann, bob):
-        page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    async with fresh_page(browser, play_server) as ann, fresh_page(browser, play_server) as bob:
         await ann.goto("/")
         await ann.fill("#my-name", "Ann")
         await ann.locator("details summary").first.click()
@@ -369,10 +361,7 @@ async def test_two_people_choose_at_once_each_in_secret(
         await ann.click("#start-form button[type=submit]")
         await ann.wait_for_url("**/games/*", timeout=PATIENCE_MS)
         game_id = ann.url.rsplit("/", 1)[-1]
-        await bob.goto("/")
-        await bob.fill("#my-name", "Bob")
-        await bob.locator(f'[data-join="{game_id}"]').click()
-        await bob.wait_for_url(f"**/games/{game_id}", timeout=PATIENCE_MS)
+        await join_from_front_page(bob, game_id, "Bob")
         for page in (ann, bob):
             assert await your_move(page) == "choosing"
 
@@ -407,10 +396,6 @@ async def test_two_people_choose_at_once_each_in_secret(
                 "data-phase", "playing", timeout=PATIENCE_MS
             )
             await expect(page.locator(f'{DRAWING} [data-pool="chosen"]')).to_have_count(0)
-    finally:
-        for context in contexts:
-            await context.close()
-    assert not errors, errors
 
 
 # -- the rarer decisions, each drawn from a view of its own ----------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from playwright.async_api import Locator, Page, Route, expect
 
-from tests.browser.playing import MOST_MOVES, first_listed_move, start_alone
+from tests.browser.playing import MOST_MOVES, first_listed_move, listed_moves, start_alone
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
 
 GUIDE = "#board .play-guide"
@@ -75,11 +75,9 @@ async def moved_on(page: Page, before: str) -> None:
 
 async def words_are_plain(page: Page, seen: set[str]) -> None:
     """Every listed move reads as a sentence: none is the plain fallback of type and fields."""
-    buttons = page.locator("#play .commands button")
-    texts = await buttons.all_text_contents()
-    kinds = await buttons.evaluate_all("(all) => all.map((b) => b.dataset.commandType)")
-    assert texts, "no move is listed"
-    for text, kind in zip(texts, kinds, strict=True):
+    listed = await listed_moves(page)
+    assert listed, "no move is listed"
+    for text, kind in listed:
         if kind == "game.resign":
             continue
         assert kind.startswith("manitou-island."), kind

@@ -29,7 +29,7 @@ from playwright.async_api import Page, Route, TimeoutError, expect
 
 from tests.browser.axe import violations
 from tests.browser.conftest import VIEWPORT
-from tests.browser.playing import MOST_MOVES, start_alone
+from tests.browser.playing import MOST_MOVES, listed_moves, start_alone
 from tests.browser.viewer import PATIENCE_MS, WIDTHS
 
 OVER = "#outcome .outcome"
@@ -153,11 +153,10 @@ class Person:
     async def listed_in_words(self) -> None:
         """Every listed move reads as a sentence (none is the plain fallback of its fields), and
         the table offers a move of each kind listed: no move is made from the list alone."""
-        buttons = self.page.locator("#play .commands button")
-        texts = await buttons.all_text_contents()
-        kinds = await buttons.evaluate_all("(all) => all.map((b) => b.dataset.commandType)")
-        assert texts, "no move is listed"
-        for text, kind in zip(texts, kinds, strict=True):
+        listed = await listed_moves(self.page)
+        kinds = [kind for _, kind in listed]
+        assert listed, "no move is listed"
+        for text, kind in listed:
             if kind == "game.resign":
                 continue
             assert kind.startswith("tribu."), kind
