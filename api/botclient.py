@@ -340,7 +340,6 @@ class _Bot:
         self._out_of_time = False  # its last command came after its time ran out
         self._stream = _Stream(client, f"{self._path}/events/stream", self._auth)
         self.receipts: list[Envelope] = []  # as the referee signed them, in order
-        self._receipted = 0  # the version of the last head receipt kept
         self._seat: Seat | None = None
 
     async def play_keeping(self, directory: Path | None) -> Summary:
@@ -360,13 +359,10 @@ class _Bot:
         path.write_bytes(msgspec.json.encode(record))
         return path
 
-    async def _keep_head(self, version: int) -> None:
-        """A head receipt, if none was kept at this version yet."""
-        if version <= self._receipted:
-            return
+    async def _keep_head(self) -> None:
+        """A receipt of the game's head as it stands."""
         response = await self._request("GET", f"{self._path}/receipt", "get a receipt")
         self.receipts.append(_decode(response, Envelope, "a receipt"))
-        self._receipted = version
 
     async def play(self) -> Summary:
         seen = await self._read()
@@ -394,7 +390,7 @@ class _Bot:
                     seen = await self._read()
         finally:
             await self._stream.close()
-        await self._keep_head(seen.version)
+        await self._keep_head()
         if seen.outcome.ending == "cancelled":
             raise BotError(
                 f"the table of game {self._game_id} was cancelled: its seats were not all "

@@ -314,7 +314,9 @@ class GameService:
         if self._notary is None:
             raise RuntimeError("this service signs nothing: it was given no notary")
         head = await self._store.head(game_id)
-        return self._notary.sign(head_receipt(head, await self._store.seed(game_id)))
+        cached = self._cache.get(game_id)
+        seed = cached.seed if cached and cached.seed else await self._store.seed(game_id)
+        return self._notary.sign(head_receipt(head, seed))
 
     def _open_table(self, open_seats: OpenSeats | None, now: datetime) -> OpenTable | None:
         if open_seats is None:
