@@ -84,6 +84,7 @@ class _Seen(msgspec.Struct, frozen=True, kw_only=True):
 
     kind: str
     rules_version: str
+    seats: int
     status: str
     version: int
     to_act: list[int]
@@ -349,23 +350,23 @@ class _Bot:
             summary = await self.play()
         finally:
             if directory is not None and self.receipts and self._seat is not None:
-                kept = self._write_receipts(directory, self._seat)
+                kept = self.write_receipts(directory, self._seat)
         return dataclasses.replace(summary, receipts=kept)
 
-    def _write_receipts(self, directory: Path, seat: Seat) -> Path:
+    def write_receipts(self, directory: Path, seat: Seat) -> Path:
         path = directory / f"receipts-{self._game_id}-seat{seat}.json"
         record = {"game_id": self._game_id, "seat": seat, "receipts": self.receipts}
         directory.mkdir(parents=True, exist_ok=True)
         path.write_bytes(msgspec.json.encode(record))
         return path
 
-    async def _keep_head(self) -> None:
+    async def keep_head(self) -> None:
         """A receipt of the game's head as it stands."""
         response = await self._request("GET", f"{self._path}/receipt", "get a receipt")
         self.receipts.append(_decode(response, Envelope, "a receipt"))
 
     async def play(self) -> Summary:
-        seen = await self._read()
+        seen = await self.read()
         game = _game(seen)
         seat = self._seat = seen.seat
         if seat is None:  # cannot happen with a token, but then the bot has no seat
@@ -375,28 +376,45 @@ class _Bot:
             while not seen.outcome.finished:
                 if seat not in seen.to_act:
                     await self._stream.wait(after=seen.version)
-                    seen = await self._read()
+                    seen = await self.read()
                 elif played := await self._take_turn(game, seen, seat):
                     refusals, seen = 0, played  # the answer says where the game now stands
                 elif self._out_of_time:
                     # Too late: the seat's clock has run out. Another seat or the server's
                     # sweeper claims it; the bot follows the game to its end without it.
                     await self._stream.wait(after=seen.version)
-                    seen = await self._read()
+                    seen = await self.read()
                 else:
                     refusals += 1
                     if refusals > MAX_REFUSALS:
                         raise BotError(f"the game moved under each of {refusals} commands")
-                    seen = await self._read()
+                    seen = await self.read()
         finally:
             await self._stream.close()
-        await self._keep_head()
+        await self.keep_head()
         if seen.outcome.ending == "cancelled":
             raise BotError(
                 f"the table of game {self._game_id} was cancelled: its seats were not all "
                 "taken before it expired"
             )
         return Summary(self._game_id, seen.kind, seat, seen.outcome, seen.version, self._sent)
+
+    async def wait_past(self, version: int) -> None:
+        """Until the game moves past `version` (or the stream drops): then read it again."""
+        await self._stream.wait(after=version)
+
+    async def close_stream(self) -> None:
+        await self._stream.close()
+
+    @property
+    def sent(self) -> int:
+        """The commands the referee accepted from this bot."""
+        return self._sent
+
+    @property
+    def out_of_time(self) -> bool:
+        """Its last command came after its seat's time ran out."""
+        return self._out_of_time
 
     @property
     def status(self) -> str | None:
@@ -410,7 +428,7 @@ class _Bot:
 
     # -- reading --------------------------------------------------------------------------------
 
-    async def _read(self) -> _Seen:
+    async def read(self) -> _Seen:
         response = await self._request("GET", self._path, "read the game")
         seen = _decode(response, _Seen, "a game")
         self._status = seen.status
@@ -467,6 +485,11 @@ class _Bot:
         if not legal:  # only a game of an older rules version can stand so (Game.to_act)
             raise BotError(f"{NoLegalCommand(seat).message} (version {seen.version})")
         command = choose(game.rules, self._strategy, game.view(seen.view), legal, seat, self._rng)
+        return await self.send(seen, command)
+
+    async def send(self, seen: _Seen, command: msgspec.Struct) -> _Seen | None:
+        """Send a command decided on `seen`: the game as it then stands, or None when it moved
+        first (or the seat's time ran out: `out_of_time`)."""
         body = msgspec.json.encode({"command": command, "expected_version": seen.version})
         # One key per decision: a retry after a lost answer is answered the first result.
         headers = {"Content-Type": "application/json", "Idempotency-Key": str(uuid.uuid4())}
@@ -494,6 +517,15 @@ class _Bot:
             outcome=played.outcome,
             view=played.view,
         )
+
+    async def every_legal(self, game: _Game, seen: _Seen) -> list[msgspec.Struct] | None:
+        """Every legal command of the seat, page by page (None: the game moved meanwhile)."""
+        first = await self._legal_page(game, 0, PAGE)
+        rest = range(len(first.commands), first.total, PAGE)
+        pages = [first, *[await self._legal_page(game, offset, PAGE) for offset in rest]]
+        if any(page.version != seen.version or page.total != first.total for page in pages):
+            return None
+        return [game.command(raw) for page in pages for raw in page.commands]
 
     # -- requests -------------------------------------------------------------------------------
 

@@ -339,7 +339,7 @@ async def test_a_greedy_bot_reads_what_it_weighs(server: Server, shaman: bool) -
     version, listed = every_legal_command(server.url, game, seat)
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
         bot = _Bot(client, game.game_id, game.tokens[seat], "greedy", random.Random(7), 30)
-        seen = await bot._read()
+        seen = await bot.read()
         assert seen.version == version
         read = await bot._legal(_game(seen), seen)
     assert read is not None
