@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import structlog
 
@@ -37,7 +37,10 @@ from eventstore.keyfiles import KeySettingError
 from eventstore.log import SigningKeyConflict
 from eventstore.seeds import SealedSeedError, SeedKeys
 from eventstore.types import StoreError
-from referee.kernel.bots import STRATEGIES
+from referee.kernel.bots import STRATEGIES, Strategy
+
+if TYPE_CHECKING:
+    from api.botclient import Join, Summary
 
 log = structlog.get_logger("api.cli")
 
@@ -131,7 +134,17 @@ def _parser() -> argparse.ArgumentParser:
         "process list)",
     )
     bot.add_argument(
-        "--strategy", choices=STRATEGIES, default="random", help="how it plays (default random)"
+        "--strategy", choices=STRATEGIES, help="how it plays (default random; or --policy)"
+    )
+    bot.add_argument(
+        "--policy",
+        metavar="MODULE:NAME",
+        help="play a policy of referee.envs instead, (observation, info) -> action: NAME is "
+        "one, or a class that makes one, or with --policy-file a function that loads one "
+        "(README, Training bots)",
+    )
+    bot.add_argument(
+        "--policy-file", type=Path, metavar="PATH", help="the file --policy loads its policy from"
     )
     bot.add_argument(
         "--url", default="http://127.0.0.1:8000", help="the API (default http://127.0.0.1:8000)"
@@ -279,9 +292,14 @@ def _bot(args: argparse.Namespace) -> int:
     """Play to the end; print how it ended for the seat (exit 0), or why it stopped (exit 1).
     Options that do not go together are a usage error (exit 2)."""
     # Imported here: the HTTP client is for this command alone.
-    from api.botclient import ANY_TABLE, PATIENCE_SECONDS, BotError, Join, Summary, run, run_join
+    from api.botclient import ANY_TABLE, PATIENCE_SECONDS, BotError, Join, run, run_join
 
     usage_error: Callable[[str], NoReturn] = args.usage_error
+    if args.policy is not None and args.strategy is not None:
+        usage_error("--strategy or --policy: one plays the seat, not both")
+    if args.policy_file is not None and args.policy is None:
+        usage_error("--policy-file: only with --policy")
+    strategy: Strategy = args.strategy or "random"
     rng = random.Random(args.seed)
     patience = PATIENCE_SECONDS if args.patience is None else args.patience
     joining = {
@@ -291,14 +309,14 @@ def _bot(args: argparse.Namespace) -> int:
         "--seat": args.seat,
         "--kind": args.kind,
     }
-    play: Callable[[], Summary]
+    token: str | None = None
+    join: Join | None = None
     if args.join is None:
         if given := [option for option, value in joining.items() if value is not None]:
             usage_error(f"{', '.join(given)}: only with --join")
         token = args.token or os.environ.get("REFEREE_BOT_TOKEN")
         if not token:
             usage_error("--game needs the seat's --token (or REFEREE_BOT_TOKEN)")
-        play = partial(run, args.url, args.game, token, args.strategy, rng, patience, args.receipts)
     else:
         if args.token is not None:
             usage_error("--join takes a seat of its own: it needs no --token")
@@ -306,13 +324,20 @@ def _bot(args: argparse.Namespace) -> int:
             usage_error(f"--kind: only with --join {ANY_TABLE}")
         join = Join(
             game=args.join,
-            name=args.name or f"{args.strategy} bot {secrets.token_hex(2)}",
+            name=args.name or f"{'policy' if args.policy else strategy} bot {secrets.token_hex(2)}",
             kind=args.kind,
             invitation_code=args.invitation_code,
             entropy=args.entropy or "",
             seat=args.seat,
         )
-        play = partial(run_join, args.url, join, args.strategy, rng, patience, args.receipts)
+    play: Callable[[], Summary]
+    if args.policy is not None:
+        play = partial(_play_policy, args, token, join, patience)
+    elif join is None:
+        assert token is not None  # a usage error above otherwise
+        play = partial(run, args.url, args.game, token, strategy, rng, patience, args.receipts)
+    else:
+        play = partial(run_join, args.url, join, strategy, rng, patience, args.receipts)
     try:
         summary = play()
     except BotError as error:
@@ -323,6 +348,28 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
     print(summary.line())
     return 0
+
+
+def _play_policy(
+    args: argparse.Namespace, token: str | None, join: Join | None, patience: float
+) -> Summary:
+    """`referee bot --policy`: the seat played through a referee.envs environment."""
+    from api.botclient import BotError
+
+    try:
+        from api.envseat import load_policy, play_policy
+    except ModuleNotFoundError as missing:  # the `envs` extra is not installed
+        raise BotError(f"--policy needs the envs extra ({missing.name} is missing)") from None
+    policy = load_policy(args.policy, args.policy_file)
+    return play_policy(
+        args.url,
+        policy,
+        game_id=args.game,
+        token=token,
+        join=join,
+        patience=patience,
+        receipts=args.receipts,
+    )
 
 
 def _refused(command: str, error: Exception) -> int:
