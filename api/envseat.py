@@ -62,13 +62,18 @@ class SeatOverHttp:
         # The bot's requests, stream and receipts; its own choice of moves is never used.
         self.bot = _Bot(self._client, game_id, token, "random", random.Random(), patience)
         self.game_id = game_id
-        self._seen: _Seen = self._run(self.bot.read())
-        self._game: _Game = _game(self._seen)
-        if self._seen.seat is None:
-            raise BotError("the server answered a spectator's view: this token names no seat")
-        self._seat: Seat = self._seen.seat
         self._legal: tuple[int, list[msgspec.Struct]] | None = None
         self._started = False
+        self._closed = False
+        try:
+            self._seen: _Seen = self._run(self.bot.read())
+            self._game: _Game = _game(self._seen)
+            if self._seen.seat is None:
+                raise BotError("the server answered a spectator's view: this token names no seat")
+        except BaseException:
+            self.close()
+            raise
+        self._seat: Seat = self._seen.seat
 
     def _run(self, work: Coroutine[Any, Any, T]) -> T:
         return self._runner.run(work)
@@ -117,9 +122,11 @@ class SeatOverHttp:
         return self._seen.outcome
 
     def close(self) -> None:
-        if self._runner.get_loop().is_closed():
+        if self._closed:
             return
-        self._run(self.bot.close_stream())
+        self._closed = True
+        if hasattr(self, "_seen"):
+            self._run(self.bot.close_stream())
         self._run(self._client.aclose())
         self._runner.close()
 

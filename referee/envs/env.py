@@ -202,7 +202,10 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         elif self.max_commands is not None and self.commands_played >= self.max_commands:
             self.truncations = {agent: True for agent in self.agents}
         else:
-            seat = min(self.backend.to_act() & set(self.backend.played_seats))
+            ours = self.backend.to_act() & set(self.backend.played_seats)
+            if not ours:  # the contract: a game not over has a seat to act
+                raise RuntimeError("the game is not over and none of its seats here is to act")
+            seat = min(ours)
             self.agent_selection = f"player_{seat}"
             self._choice = Choice(self.actions, self.backend.legal(seat))
         self._inform()

@@ -20,6 +20,7 @@ import msgspec
 import numpy as np
 import pytest
 
+from api.botclient import BotError
 from api.envseat import seat_env
 from referee.envs import make
 from referee.envs.local import LocalGame
@@ -217,3 +218,9 @@ def test_a_seat_is_played_to_the_end_beside_bots_that_move_at_once(
     sent = env.backend.summary().commands_sent  # type: ignore[attr-defined]
     env.close()
     assert sent > 0
+
+
+def test_a_seat_env_with_a_bad_token_says_so(servers: list[Server]) -> None:
+    game = create(servers[0].url, "coyote", 3)
+    with pytest.raises(BotError, match=r"could not read the game: 401 .*not a seat token"):
+        seat_env(servers[0].url, game["game_id"], "not-a-token")
