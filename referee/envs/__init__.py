@@ -37,6 +37,9 @@ def make(
     from referee.games import REGISTRY
 
     rules = REGISTRY[kind]
+    known = {field.encode_name for field in msgspec.structs.fields(rules.options_type)}
+    if unknown := sorted(set(options or {}) - known):  # a misspelt option must not pass silently
+        raise ValueError(f"{kind} has no option {', '.join(unknown)}: its options are {known}")
     chosen = msgspec.convert(options or {}, rules.options_type)
     backend = LocalGame(rules, rules.min_seats if seats is None else seats, chosen)
     return RefereeEnv(backend, reward=reward, render_mode=render_mode, max_commands=max_commands)

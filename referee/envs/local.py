@@ -18,7 +18,7 @@ import msgspec
 
 from referee.kernel.chance import Chance
 from referee.kernel.contract import Game, Outcome, Seat
-from referee.kernel.table import Table
+from referee.kernel.table import Table, check_seats
 
 AnyGame = Game[Any, Any, Any, Any]
 
@@ -45,6 +45,7 @@ class LocalGame:
     """The backend of an environment holding every seat (referee/envs/env.py, `Backend`)."""
 
     def __init__(self, rules: AnyGame, seats: int, options: msgspec.Struct) -> None:
+        check_seats(rules, seats)
         rules.validate_options(options, seats)
         self._rules = rules
         self._seats = seats

@@ -28,6 +28,7 @@ from referee.envs.local import LocalGame, Record
 from referee.envs.policies import Uniform, play_episode, train
 from referee.games import REGISTRY
 from referee.kernel.chance import Chance
+from referee.kernel.contract import RuleViolation
 from referee.kernel.table import Table
 
 SEATINGS = [(game.kind, seats) for game in REGISTRY for seats in game.seat_counts]
@@ -201,6 +202,15 @@ def test_the_same_seed_deals_the_same_game_and_another_seed_another() -> None:
     other.reset(seed=2)
     assert local(first).events == local(again).events
     assert local(first).events != local(other).events
+
+
+def test_a_seat_count_or_options_the_kind_refuses_are_refused_as_the_api_refuses_them() -> None:
+    with pytest.raises(RuleViolation, match="Coyote is played by 3, 4, 5, 6 players, not 9"):
+        make("coyote", 9)
+    with pytest.raises(msgspec.ValidationError, match="feathers"):
+        make("coyote", 3, options={"feathers": "many"})
+    with pytest.raises(ValueError, match="coyote has no option colour"):
+        make("coyote", 3, options={"colour": "red"})
 
 
 def test_the_rules_version_is_in_the_metadata() -> None:
