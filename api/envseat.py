@@ -14,6 +14,11 @@ it reads is what the seat's token may read: its view, its legal commands (every 
 the outcome; what it sends is a command with the version it was chosen at and an
 Idempotency-Key, as `referee bot` does (api/botclient.py, whose requests, retries, stream and
 receipts it uses). A live game is played once: a second `reset` is refused.
+
+Where seats choose at once (Big Manitou's secret choices), the view the seat decides on may be
+one version behind the game (another seat chose meanwhile): the command goes with the version
+it was decided at, and when that is refused as stale it is sent again at the new version if it
+is still legal there, as every other seat's choice leaves it.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from api.botclient import (
     _Game,
     _game,
     _Http,
+    _said,
     _Seen,
     _sit,
 )
@@ -194,7 +200,10 @@ def load_policy(name: str, path: Path | None = None) -> Policy:
     except (ImportError, AttributeError) as error:
         raise BotError(f"--policy {name}: {error}") from None
     if path is not None:
-        found = found(path)
+        try:
+            found = found(path)
+        except Exception as error:  # a file missing, unreadable or not the policy's: said so
+            raise BotError(f"--policy-file {path}: {_said(error)}") from None
     elif isinstance(found, type):
         found = found()
     if not callable(found):
@@ -223,15 +232,26 @@ def play_policy(
     backend = SeatOverHttp(url, game_id, token, patience=patience)
     backend.bot.receipts.extend(receipt for receipt in kept if receipt is not None)
     env = RefereeEnv(backend)
+    finished = False
     try:
         env.reset()
         for _agent in env.agent_iter():
             observation, _, terminated, truncated, info = env.last()
-            env.step(None if terminated or truncated else int(policy(observation, info)))
+            if terminated or truncated:
+                env.step(None)
+                continue
+            try:
+                env.step(policy(observation, info))
+            except (ValueError, TypeError, LookupError) as error:  # the policy's, not the game's
+                version = backend.summary().version
+                raise BotError(f"the policy failed at version {version}: {_said(error)}") from None
+        finished = True
         summary = backend.summary()
         if receipts is not None:
             summary = dataclasses.replace(summary, receipts=backend.keep_receipts(receipts))
     finally:
+        if not finished and receipts is not None and backend.bot.receipts:
+            backend.bot.write_receipts(receipts, backend.played_seats[0])  # what it has so far
         env.close()
     if summary.outcome.ending == "cancelled":
         raise BotError(f"the table of game {game_id} was cancelled before it was dealt")

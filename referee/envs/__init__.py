@@ -32,16 +32,17 @@ def make(
     options as the API takes them (default: the kind's defaults)."""
     import msgspec
 
-    from referee.envs.env import RefereeEnv
+    from referee.envs.env import RefereeEnv, index_of
     from referee.envs.local import LocalGame
     from referee.games import REGISTRY
 
     rules = REGISTRY[kind]
+    seats = rules.min_seats if seats is None else index_of(seats, "seats")
     known = {field.encode_name for field in msgspec.structs.fields(rules.options_type)}
     if unknown := sorted(set(options or {}) - known):  # a misspelt option must not pass silently
         raise ValueError(f"{kind} has no option {', '.join(unknown)}: its options are {known}")
     chosen = msgspec.convert(options or {}, rules.options_type)
-    backend = LocalGame(rules, rules.min_seats if seats is None else seats, chosen)
+    backend = LocalGame(rules, seats, chosen)
     return RefereeEnv(backend, reward=reward, render_mode=render_mode, max_commands=max_commands)
 
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ActionBounds:
     """The values of a kind's int command fields whose types leave them open, by path
-    ("coyote.bid.target"), and how its ranking, which gives the reward, is made."""
+    ("coyote.bid.target"); how its ranking, which gives the reward, is made; and what its final
+    score is, for `reward="score"` (None: the kind keeps no score)."""
 
     ints: dict[str, range]
     reward: str
+    score: str | None

@@ -25,6 +25,7 @@ def rules_md(kind: str) -> Path:
 
 def section(rules: AnyGame) -> str:
     space = action_space_of(rules)
+    bounds = bounds_of(rules.kind)
     rows = "\n".join(
         f"| {indices} | `{path}` | {values} |" for indices, path, values in space.table()
     )
@@ -43,7 +44,9 @@ command (README, "Training bots").
 
 **Reward** (`reward="ranking"`, the default): 0 until the end, then
 `(seats placed below - seats placed above) / (seats - 1)`.
-{bounds_of(rules.kind).reward}
+{bounds.reward}
+
+**Score** (`reward="score"`): {bounds.score or "none: this kind keeps no score."}
 {END}
 """
 

@@ -12,16 +12,18 @@ commands come from the backend, which has them from the kernel.
   several tokens is asked of the same agent token by token, and played when it is complete.
 - The observation is `{"view": the seat's view, "action_mask": the tokens that lead to a legal
   command (all zero for an agent not selected), "taken": the tokens of the command so far}`;
-  the info holds `view_json`, the view as the API shows it, and `rules_version`.
+  the info holds `view_json`, the view as the API shows it, the `kind` and `rules_version`.
 - The reward is 0 until the game is over; then, from the kind's ranking,
   `(seats placed below - seats placed above) / (seats - 1)`: 1 alone first, -1 alone last, 0
   for a place shared by everyone (each kind's `actions.py` says how it ranks). `reward="score"`
-  gives the game's final score instead, for the kinds that keep one.
+  gives the game's final score instead, for the kinds that keep one (their `actions.py` says
+  what it is; `make` refuses it for the others).
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
@@ -94,6 +96,13 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
     ) -> None:
         super().__init__()
         rules = backend.rules
+        bounds = bounds_of(rules.kind)
+        if reward not in ("ranking", "score"):
+            raise ValueError(f'reward is "ranking" or "score", not {reward!r}')
+        if reward == "score" and bounds.score is None:
+            raise ValueError(f'{rules.kind} keeps no score: its reward is "ranking"')
+        if max_commands is not None and index_of(max_commands, "max_commands") < 1:
+            raise ValueError(f"max_commands is at least 1 (None: no limit), not {max_commands}")
         self.backend = backend
         self.reward_kind: Reward = reward
         self.render_mode = render_mode
@@ -127,6 +136,7 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         }
         self._choice: Choice | None = None
         self._views: dict[str, Any] = {}
+        self._seeds: np.random.Generator | None = None  # after a seeded reset: the next deals
         self.commands_played = 0
 
     # -- the PettingZoo interface ---------------------------------------------------------------
@@ -138,9 +148,15 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game: the same deal for the same `seed` (None: a new one at random).
-        `options` may hold `seed_hex` and `game_id`, to play the very game the referee would
-        deal under that seed and id (see `LocalGame`)."""
+        """A new game: the same deal for the same `seed`. Without one, the next of the seeds
+        drawn from the last seed given (as gymnasium's environments do), or a deal at random if
+        none was ever given. `options` may hold `seed_hex` and `game_id`, to play the very game
+        the referee deals under that seed and id (see `LocalGame`)."""
+        if seed is not None:
+            seed = index_of(seed, "seed")
+            self._seeds = np.random.default_rng(seed)
+        elif self._seeds is not None:
+            seed = int(self._seeds.integers(2**63))
         self.backend.start(seed, options)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -153,6 +169,7 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         self._next()
 
     def observe(self, agent: str) -> dict[str, Any]:
+        self._check_reset()
         choice = self._choice if agent == self.agent_selection else None
         view = self._views.get(agent)
         if view is None:  # a view changes with commands only: one point per seat and command
@@ -166,15 +183,19 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         }
 
     def step(self, action: int | None) -> None:
+        self._check_reset()
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left: reset for another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         if action is None or self._choice is None:
-            raise ValueError(f"{agent} is to act: its action is a token of the action space")
+            raise ValueError(f"{agent} is to act: its action is an index of the action space")
+        token = index_of(action, "an action")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        command = self._choice.take(int(action))
+        command = self._choice.take(token)
         if command is not None:
             self.backend.play(self._seat[agent], command)
             self.commands_played += 1
@@ -189,6 +210,10 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
 
     def close(self) -> None:
         self.backend.close()
+
+    def _check_reset(self) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise RuntimeError("reset the environment first")
 
     # -- moving on ------------------------------------------------------------------------------
 
@@ -217,19 +242,32 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         self.infos = {agent: {} for agent in self.agents}
 
     def _reward(self, outcome: Outcome, seat: Seat) -> float:
-        if self.reward_kind == "score":
-            if outcome.scores is None:
-                raise ValueError(f"{self.backend.rules.kind} keeps no score: use ranking")
+        if self.reward_kind == "score" and outcome.scores is not None:
             return float(outcome.scores[seat])
         return ranking_reward(outcome.ranking, seat, self.backend.seats)
 
     def _inform(self) -> None:
-        version = self.backend.rules.version
+        rules = self.backend.rules
         for agent in self.agents:
             view = self._view_json.encode(self.backend.view(self._seat[agent])).decode()
-            self.infos[agent] = {"view_json": view, "rules_version": version}
+            self.infos[agent] = {
+                "view_json": view,
+                "kind": rules.kind,
+                "rules_version": rules.version,
+            }
         if self.agents and self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
+
+
+def index_of(value: object, what: str) -> int:
+    """An int, from an int or a numpy integer (a 0-d array too): never a float, a bool or a
+    string quietly taken for one."""
+    if not isinstance(value, bool | np.bool_):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"{what} is one int (a numpy integer will do), not {value!r}")
 
 
 def ranking_reward(ranking: Sequence[Sequence[Seat]], seat: Seat, seats: int) -> float:

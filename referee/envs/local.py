@@ -10,7 +10,9 @@ anywhere: the seed, the id and every command in order, as the API's bodies would
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,6 +41,16 @@ class Record(msgspec.Struct, frozen=True, kw_only=True):
     seed_hex: str
     seed_chosen_by_creator: bool
     commands: tuple[Played, ...]
+
+
+RESET_OPTIONS = frozenset({"seed_hex", "game_id"})
+SEED_HEX = re.compile(r"(?:[0-9a-fA-F]{2}){16,64}")  # as the API takes a creator's seed
+
+
+def _seed_of(seed_hex: object) -> bytes:
+    if not isinstance(seed_hex, str) or not SEED_HEX.fullmatch(seed_hex):
+        raise ValueError(f"seed_hex is 16 to 64 bytes in hex, as the API takes it: {seed_hex!r}")
+    return bytes.fromhex(seed_hex)
 
 
 class LocalGame:
@@ -72,8 +84,11 @@ class LocalGame:
 
     def start(self, seed: int | None, options: dict[str, Any] | None) -> None:
         options = options or {}
+        if unknown := sorted(set(options) - RESET_OPTIONS):
+            # Warned of, not refused: PettingZoo's api_test resets with options of its own.
+            warnings.warn(f"reset options ignored: {unknown}", stacklevel=3)
         if "seed_hex" in options:
-            self._seed = bytes.fromhex(options["seed_hex"])
+            self._seed = _seed_of(options["seed_hex"])
         elif seed is not None:
             self._seed = hashlib.sha256(f"referee.envs\0{seed}".encode()).digest()
         else:

@@ -45,6 +45,10 @@ class Preferences:
         self.weights = np.zeros(size) if weights is None else weights
 
     def __call__(self, observation: dict[str, Any], info: dict[str, Any]) -> int:
+        if info.get("kind", self.kind) != self.kind or len(observation["action_mask"]) != len(
+            self.weights
+        ):
+            raise ValueError(f"this policy was trained on {self.kind}, not {info.get('kind')}")
         legal = np.flatnonzero(observation["action_mask"])
         return int(legal[np.argmax(self.weights[legal])])
 

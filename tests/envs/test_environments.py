@@ -10,7 +10,6 @@ policy learning something.
 from __future__ import annotations
 
 import random
-import warnings
 from typing import Any
 
 import msgspec
@@ -65,6 +64,7 @@ def play_to_the_end(env: RefereeEnv, seed: int, check: bool = True) -> dict[str,
         if check:
             assert env.observation_space(agent).contains(observation), agent
             assert info["rules_version"] == env.metadata["rules_version"]
+            assert info["kind"] == env.metadata["kind"]
             if not observation["taken"]:  # a new decision: its first tokens
                 seat = int(agent.removeprefix("player_"))
                 legal = local(env).legal(seat)
@@ -245,8 +245,88 @@ def test_a_score_reward_is_the_games_own_score() -> None:
     scores = local(env).outcome().scores
     assert scores is not None
     assert [rewards[f"player_{seat}"] for seat in range(3)] == list(map(float, scores))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        coyote = make("coyote", 3, reward="score")
-        with pytest.raises(ValueError, match="keeps no score"):
-            play_to_the_end(coyote, 4, check=False)
+    with pytest.raises(ValueError, match="coyote keeps no score"):
+        make("coyote", 3, reward="score")
+    with pytest.raises(ValueError, match='reward is "ranking" or "score", not \'win\''):
+        make("tribu", 3, reward="win")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [(0.7, "0.7"), (True, "True"), ("0", "'0'"), (np.array([0]), "array")],
+)
+def test_an_action_is_one_int_and_nothing_taken_for_one(action: Any, said: str) -> None:
+    env = make("coyote", 3)
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match=f"an action is one int .*{said}"):
+        env.step(action)
+    assert env.observe(env.agent_selection)["taken"] == ()
+    env.step(np.int32(0))  # numpy integers, 0-d arrays too, are ints
+    env.step(np.array(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])))
+    assert len(env.observe(env.agent_selection)["taken"]) == 2
+
+
+def test_seats_are_an_int_a_numpy_one_too() -> None:
+    env = make("tribu", np.int64(3))
+    env.reset(seed=1)
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    for seats in (3.0, "3"):
+        with pytest.raises(TypeError, match="seats is one int"):
+            make("tribu", seats)  # type: ignore[arg-type]
+
+
+def test_resets_after_a_seeded_one_go_on_from_its_seed() -> None:
+    """As gymnasium's environments: reset(seed=s) then reset(), reset()... is one sequence."""
+    first, second = make("coyote", 3), make("coyote", 3)
+    deals = []
+    for env in (first, second):
+        env.reset(seed=7)
+        games = [local(env).events]
+        for _ in range(2):
+            env.reset()
+            games.append(local(env).events)
+        deals.append(games)
+    assert deals[0] == deals[1]
+    assert deals[0][1] != deals[0][2] != deals[0][0]
+    with pytest.raises(TypeError, match="seed is one int"):
+        first.reset(seed=7.0)  # type: ignore[arg-type]
+
+
+def test_reset_options_are_checked() -> None:
+    env = make("coyote", 3)
+    with pytest.raises(ValueError, match="seed_hex is 16 to 64 bytes in hex"):
+        env.reset(options={"seed_hex": "abcd"})
+    with pytest.warns(UserWarning, match="reset options ignored: \\['speed'\\]"):
+        env.reset(seed=1, options={"speed": 2})
+
+
+def test_max_commands_truncates_and_is_at_least_one() -> None:
+    with pytest.raises(ValueError, match="max_commands is at least 1"):
+        make("coyote", 3, max_commands=0)
+    env = make("tribu", 2, max_commands=3)
+    env.reset(seed=1)
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.commands_played == 3
+
+
+def test_an_environment_not_reset_says_so() -> None:
+    env = make("coyote", 3)
+    with pytest.raises(RuntimeError, match="reset the environment first"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset the environment first"):
+        env.observe("player_0")
+
+
+def test_a_policy_refuses_a_kind_it_was_not_trained_on() -> None:
+    policy = train(make("coyote", 3), episodes=2, seed=1)
+    env = make("wind-river", 3)
+    env.reset(seed=1)
+    observation, _, _, _, info = env.last()
+    with pytest.raises(ValueError, match="trained on coyote, not wind-river"):
+        policy(observation, info)

@@ -224,3 +224,38 @@ def test_a_seat_env_with_a_bad_token_says_so(servers: list[Server]) -> None:
     game = create(servers[0].url, "coyote", 3)
     with pytest.raises(BotError, match=r"could not read the game: 401 .*not a seat token"):
         seat_env(servers[0].url, game["game_id"], "not-a-token")
+
+
+def test_referee_bot_says_a_policy_of_another_kind_in_one_line(
+    servers: list[Server], trained: Path, tmp_path: Path
+) -> None:
+    """A Coyote policy on a Wind River seat: refused at its first move, the receipts so far
+    kept; no traceback."""
+    url = servers[0].url
+    game = create(url, "wind-river", 3, bots=[{"seat": 1}, {"seat": 2}])
+    run = subprocess.run(
+        [
+            *(str(REFEREE), "bot", "--url", url, "--game", game["game_id"]),
+            *("--token", game["tokens"][0], "--receipts", str(tmp_path)),
+            *("--policy", "referee.envs.policies:Preferences.load", "--policy-file", str(trained)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.startswith("referee bot: the policy failed at version"), run.stderr
+    assert "trained on coyote, not wind-river" in run.stderr and "Traceback" not in run.stderr
+    missing = subprocess.run(
+        [
+            *(str(REFEREE), "bot", "--url", url, "--game", game["game_id"]),
+            *("--token", game["tokens"][0], "--policy", "referee.envs.policies:Preferences.load"),
+            *("--policy-file", str(tmp_path / "nowhere.json")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert missing.returncode == 1
+    assert missing.stderr.startswith("referee bot: --policy-file"), missing.stderr
+    assert "Traceback" not in missing.stderr

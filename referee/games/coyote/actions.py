@@ -8,4 +8,5 @@ ACTIONS = ActionBounds(
     ints={"coyote.bid.target": range(GAME.max_seats)},
     reward="The last player with feathers left wins; the others are placed by when they lost "
     "their last feather (the later, the better).",
+    score=None,  # no score is kept: feathers only say who is still in
 )

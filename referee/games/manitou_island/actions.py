@@ -18,4 +18,5 @@ ACTIONS = ActionBounds(
     },
     reward="Both seats of the team that wins (the match, with match play; else the round) "
     "place first, the other team's second; a tie places everyone together.",
+    score="The seat's team's points: the match total with match play, else the round's.",
 )

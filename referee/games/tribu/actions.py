@@ -9,4 +9,5 @@ SEATS = range(GAME.max_seats)
 ACTIONS = ActionBounds(
     ints={"tribu.attack.seat": SEATS, "tribu.block.seat": SEATS, "tribu.steal.seat": SEATS},
     reward="Players are placed by their points at the end (a tie that stands shares its place).",
+    score="The player's points at the end.",
 )

@@ -7,4 +7,5 @@ ACTIONS = ActionBounds(
     ints={},  # every field of every command is bounded by its type
     reward="Players are placed by teepees in the open plains, then by resources in stock (a tie "
     "that stands shares its place).",
+    score="The player's teepees in the open plains (often 0 for every player in random play).",
 )
