@@ -5,6 +5,7 @@ At the end the game hides nothing, the seed matches the commitment, and the audi
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 from typing import Any
@@ -65,15 +66,25 @@ async def seat_counts(client: Client) -> list[tuple[str, int]]:
 async def test_every_kind_at_every_seat_count_plays_to_the_end(client: Client) -> None:
     kinds = {kind["kind"] for kind in await catalogue(client)}
     assert {"coyote", "manitou-island", "big-manitou", "wind-river", "tribu"} <= kinds
-    played_games = 0
-    for kind, seats in await seat_counts(client):
-        seed = hashlib.sha256(f"{kind}/{seats}".encode()).hexdigest()
-        game = await create_game(client, kind=kind, seats=seats, seed=seed)
-        commands = await play_to_the_end(client, game, random.Random(seed))
-        assert commands > 0
-        await check_finished(client, game, seed)
-        played_games += 1
-    assert played_games == len(await seat_counts(client)) >= 10
+    # The games at once: each waits on the database while another computes (a failure
+    # cancels the rest).
+    async with asyncio.TaskGroup() as games:
+        played = [
+            games.create_task(play_one(client, kind, seats))
+            for kind, seats in await seat_counts(client)
+        ]
+    assert [task.result() for task in played] == [True] * len(played)
+    assert len(played) == len(await seat_counts(client)) >= 10
+
+
+async def play_one(client: Client, kind: str, seats: int) -> bool:
+    """A game of `kind` at `seats`, played to the end and checked; True."""
+    seed = hashlib.sha256(f"{kind}/{seats}".encode()).hexdigest()
+    game = await create_game(client, kind=kind, seats=seats, seed=seed)
+    commands = await play_to_the_end(client, game, random.Random(seed))
+    assert commands > 0
+    await check_finished(client, game, seed)
+    return True
 
 
 async def test_a_seat_count_the_game_does_not_allow_is_refused(client: Client) -> None:

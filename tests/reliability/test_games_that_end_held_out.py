@@ -473,8 +473,13 @@ def wait_for_end(game: Game, patience: float = GAME_PATIENCE) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def sweepers(serve: Serve, quiet: Server) -> list[Server]:
     """Two processes sweeping every fifth of a second (after the quiet server's tests: they
-    sweep every game of the database)."""
-    return [serve(sweep_interval_seconds=0.2, expensive_reads_per_minute=0) for _ in range(2)]
+    sweep every game of the database), whose bots move unpaced: pacing slows a game of bots
+    and changes nothing of how it ends (tests/reliability/test_bot_games.py plays a game of
+    paced bots to its end)."""
+    return [
+        serve(sweep_interval_seconds=0.2, expensive_reads_per_minute=0, bot_cpu_share=1.0)
+        for _ in range(2)
+    ]
 
 
 @pytest.mark.parametrize("kind", ["big-manitou", "coyote", "wind-river"])
@@ -523,11 +528,13 @@ def test_the_servers_bots_play_every_kind_to_the_end(
 def test_referee_bot_plays_a_seat_to_the_end(
     sweepers: list[Server], kind: str, strategy: str, tmp_path: Path
 ) -> None:
-    """`referee bot` on seat 0, with nothing but the public API, against the server's random
-    bots on the other seats."""
+    """`referee bot` on seat 0, with nothing but the public API, against the server's bots of
+    the other strategy on the other seats (a game with a greedy seat ends sooner: two random
+    players make Tribù's longest games, which the server's bots play above)."""
     game_type = REGISTRY[kind]
     seats = game_type.min_seats
-    bots = [{"seat": seat, "strategy": "random"} for seat in range(1, seats)]
+    other = "greedy" if strategy == "random" else "random"
+    bots = [{"seat": seat, "strategy": other} for seat in range(1, seats)]
     url = sweepers[0].url
     with httpx.Client(base_url=url, timeout=60) as client:
         game = create(client, kind, seats, bots=bots)
