@@ -127,7 +127,9 @@ def _database(
             timeout=settings.pool_timeout,
         )
         await pool.open(wait=False)
-        store = EventStore(pool, settings.seed_keys)
+        store = EventStore(
+            pool, settings.seed_keys, group_commit_writers=settings.group_commit_writers
+        )
         cache = TableCache(settings.table_cache_size)
         service = GameService(
             store,

@@ -59,6 +59,9 @@ class Settings:
     # Rebuilt games kept in memory, one entry per game: a few KiB each (tests/bench: 10,000
     # Coyote games, +46 MiB), so that 10,000 games in play are folded once, not on every move.
     table_cache_size: int = 10_000
+    # Batches of appends on their way to the database at once (eventstore/groupcommit.py); 0:
+    # every append its own statement (a Citus cluster: a batch would span shards).
+    group_commit_writers: int = 2
     log_level: str = "INFO"
     sse_heartbeat_seconds: float = 15.0  # a quiet event stream sends a comment this often
     shutdown_grace_seconds: float = 10.0  # then open requests (event streams) are cut
@@ -130,6 +133,9 @@ class Settings:
             pool_timeout=env.get("REFEREE_POOL_TIMEOUT", _seconds, defaults.pool_timeout),
             table_cache_size=env.get(
                 "REFEREE_TABLE_CACHE_SIZE", _count(1), defaults.table_cache_size
+            ),
+            group_commit_writers=env.get(
+                "REFEREE_GROUP_COMMIT_WRITERS", _count(0), defaults.group_commit_writers
             ),
             log_level=env.get("REFEREE_LOG_LEVEL", _log_level, defaults.log_level),
             sse_heartbeat_seconds=env.get(

@@ -8,6 +8,13 @@ nothing; of writers racing from the same version exactly one matches the version
 match no row and insert nothing. The primary key (game_id, seq) and the unique idempotency key
 are the backstops: a violation of either is a lost race, never an error.
 
+Appends from a remembered head that arrive together go together (group commit,
+eventstore/groupcommit.py): one statement for a batch of appends to different games
+(`_APPEND_MANY`), each game held to its own version and head as above, so that an append that
+does not match writes nothing and the others are written; a batch the database refuses whole
+(a backstop, a check at commit) is written again append by append. One round trip and one
+commit for the batch; alone, an append is the one statement it always was.
+
 The hash to chain from comes from the store's memory of the stream's head (its own last append
 to the stream, or a verified read that reached its end: `_Heads`): then the append is that one
 statement. Otherwise, or when the statement matches nothing, a first look reads the stream's
@@ -24,7 +31,7 @@ an error that says to try again.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,6 +46,7 @@ from psycopg.rows import TupleRow, dict_row
 from eventstore.bodies import BodySeal, command_place, event_place
 from eventstore.chain import chain, event_hash
 from eventstore.cursor import decode_cursor, encode_cursor
+from eventstore.groupcommit import WRITERS, Counts, GroupCommit
 from eventstore.notifications import Notifier
 from eventstore.pool import Pool, app_connection, create_pool, database_errors
 from eventstore.seeds import SealedSeedError, SeedKeys
@@ -200,6 +208,60 @@ WITH moved AS (
 SELECT command_id, recorded_at FROM moved
 """
 
+# `_APPEND` for several games at once (eventstore/groupcommit.py): one JSON array of appends,
+# each with its game's own conditions and its own events; an append whose game has moved (or
+# whose head was stale) matches no row and writes nothing, the others are written. A game is
+# named once a batch (an UPDATE ... FROM that met one row twice would pick either).
+_APPEND_MANY = """
+WITH a AS (
+    SELECT *
+      FROM json_to_recordset(%(appends)s::json)
+           AS a(i int, game_id text, expected bigint, prev_hash text, count int, status text,
+                at timestamptz, wake_at timestamptz, set_names boolean, names text[], seat int,
+                key text, body text, command_sealed boolean, token_sitting bigint,
+                token_hash text, events json)
+), moved AS (
+    UPDATE games g
+       SET version = g.version + a.count,
+           command_count = g.command_count + 1,
+           status = coalesce(a.status, g.status),
+           updated_at = coalesce(a.at, now()),
+           wake_at = a.wake_at,
+           names = CASE WHEN a.set_names THEN a.names ELSE g.names END
+      FROM a
+     WHERE g.game_id = a.game_id AND g.version = a.expected
+       AND (a.expected = 0 OR EXISTS (
+               SELECT 1 FROM events
+                WHERE game_id = a.game_id AND seq = a.expected
+                  AND hash = decode(a.prev_hash, 'base64')))
+       AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = a.game_id AND seq > a.expected)
+       AND (SELECT count(*) FROM events WHERE game_id = a.game_id) = a.expected
+ RETURNING a.i, g.game_id, g.version, g.command_count AS command_id, g.updated_at AS recorded_at
+), command AS (
+    INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
+                          last_seq, recorded_at)
+    SELECT m.game_id, m.command_id, a.seat, decode(a.body, 'base64'), a.command_sealed, a.key,
+           a.expected + 1, m.version, m.recorded_at
+      FROM moved m JOIN a ON a.i = m.i
+), token AS (
+    INSERT INTO seat_tokens (game_id, seat, sitting, token_hash)
+    SELECT m.game_id, a.seat, a.token_sitting, decode(a.token_hash, 'base64')
+      FROM moved m JOIN a ON a.i = m.i
+     WHERE a.token_hash IS NOT NULL
+), appended AS (
+    INSERT INTO events (game_id, seq, type, body, sealed, seat, command_id, chance_cursor,
+                        recorded_at, prev_hash, hash)
+    SELECT m.game_id, e.seq, e.type, decode(e.body, 'base64'), e.sealed, a.seat, m.command_id,
+           e.chance_cursor, m.recorded_at, decode(e.prev_hash, 'base64'),
+           decode(e.hash, 'base64')
+      FROM moved m JOIN a ON a.i = m.i,
+           json_to_recordset(a.events)
+           AS e(seq bigint, type text, body text, sealed boolean, chance_cursor bigint,
+                prev_hash text, hash text)
+)
+SELECT i, command_id, recorded_at FROM moved
+"""
+
 # A command and its events, found by its idempotency key (the command's own columns prefixed).
 _COMMAND_WITH_EVENTS = f"""
 SELECT c.command_id AS command_id_, c.body AS command_body_, c.idempotency_key AS key_,
@@ -309,6 +371,34 @@ class _Moment:
             "names": None if self.names is None else list(self.names),
             "token_sitting": None if self.token is None else self.token.sitting,
             "token_hash": None if self.token is None else self.token.token_hash,
+        }
+
+
+@dataclass(frozen=True)
+class _Append:
+    """One append on its way: what it writes, chained after the head it was decided on."""
+
+    key: _CommandKey
+    events: Sequence[NewEvent]
+    body: bytes
+    moment: _Moment
+    head: _Head
+
+    def prepared(self) -> tuple[_Batch, dict[str, Any]]:
+        """Its events numbered and chained, and the parameters of `_APPEND`."""
+        head = self.head
+        batch = _Batch.after(head.version, head.hash, self.events)
+        sealed = batch.secret
+        body = head.seal.seal(command_place(batch.first_seq), self.body) if sealed else self.body
+        return batch, {
+            **self.key.params(),
+            "expected": head.version,
+            "prev_hash": head.hash,
+            "count": len(batch.events),
+            **self.moment.params(),
+            "body": body,
+            "command_sealed": sealed,
+            **batch.params(head.seal),
         }
 
 
@@ -474,12 +564,18 @@ class EventStore:
     """
 
     def __init__(
-        self, pool: Pool, seed_keys: SeedKeys, *, heads_remembered: int = HEADS_REMEMBERED
+        self,
+        pool: Pool,
+        seed_keys: SeedKeys,
+        *,
+        heads_remembered: int = HEADS_REMEMBERED,
+        group_commit_writers: int = WRITERS,
     ) -> None:
         self._pool = pool
         self.seed_keys = seed_keys
         self._heads = _Heads(heads_remembered)
         self._notifier = Notifier(pool)
+        self._group = GroupCommit(self._write_together, writers=group_commit_writers)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -590,16 +686,31 @@ class EventStore:
         if token is not None and token.seat != seat:
             raise ValueError("a sitting's token is for the seat that sat")
         moment = _Moment(status, at, wake_at, names, token)
-        write = partial(self._write, key=key, events=events, body=command_body, moment=moment)
+        append = partial(_Append, key, events, command_body, moment)
+        head = self._heads.recall(game_id, expected_version)
+        # From a remembered head: with the appends to other games that arrive meanwhile.
+        together = None if head is None else await self._group.submit(append(head), game_id)
+        # No head remembered, or it did not hold: look first, write alone.
+        written = together or await self._append_alone(key, expected_version, command_body, append)
+        if isinstance(written, AppendResult):
+            return written
+        self._remember(game_id, written)
+        return self._result(key, command_body, written)
+
+    async def _append_alone(
+        self,
+        key: _CommandKey,
+        expected_version: int,
+        command_body: bytes,
+        append: Callable[[_Head], _Append],
+    ) -> _Written | AppendResult:
+        """The first look (why the head did not hold: a conflict, a replay), then the write."""
         async with self._connection() as conn:
-            head = self._heads.recall(game_id, expected_version)
-            written = None if head is None else await write(conn, head)
-            if written is None:  # no head remembered, or it did not hold: look first
-                self._heads.forget(game_id)
-                first_look = await self._before_append(conn, key, expected_version, command_body)
-                if isinstance(first_look, AppendResult):
-                    return first_look
-                written = await write(conn, first_look)
+            self._heads.forget(key.game_id)
+            first_look = await self._before_append(conn, key, expected_version, command_body)
+            if isinstance(first_look, AppendResult):
+                return first_look
+            written = await self._write(conn, append(first_look))
             if written is None:  # lost a race: the first look, taken again, says to whom
                 earlier = await self._before_append(conn, key, expected_version, command_body)
                 if isinstance(earlier, AppendResult):
@@ -607,23 +718,29 @@ class EventStore:
                 # The version still reads as expected but the next seq or command id is taken:
                 # something was written behind the store's back.
                 raise StreamCorrupted(
-                    f"game {game_id} is at version {expected_version}, but an event or command "
-                    "after it exists already"
+                    f"game {key.game_id} is at version {expected_version}, but an event or "
+                    "command after it exists already"
                 )
+        return written
+
+    def _remember(self, game_id: str, written: _Written) -> None:
         self._heads.remember(game_id, written.head)
         self._notifier.committed(game_id, written.head.version)
+
+    @staticmethod
+    def _result(key: _CommandKey, command_body: bytes, written: _Written) -> AppendResult:
         batch = written.batch
         command = CommandRecord(
             id=written.command_id,
-            game_id=game_id,
-            seat=seat,
+            game_id=key.game_id,
+            seat=key.seat,
             body=command_body,
-            idempotency_key=idempotency_key,
+            idempotency_key=key.idempotency_key,
             first_seq=batch.first_seq,
             last_seq=batch.last_seq,
             recorded_at=written.recorded_at,
         )
-        stored = batch.stored(game_id, seat, command.id, command.recorded_at)
+        stored = batch.stored(key.game_id, key.seat, command.id, command.recorded_at)
         return AppendResult(version=batch.last_seq, events=stored, command=command)
 
     async def _before_append(
@@ -670,39 +787,38 @@ class EventStore:
             raise VersionConflict(expected_version, version)
         return _Head(version, GENESIS_HASH if version == 0 else bytes(prev_hash), seal)
 
-    async def _write(
-        self,
-        conn: AsyncConnection[TupleRow],
-        head: _Head,
-        *,
-        key: _CommandKey,
-        events: Sequence[NewEvent],
-        body: bytes,
-        moment: _Moment,
-    ) -> _Written | None:
-        """The append's one statement, its events chained after `head`; None if the stream is
+    async def _write(self, conn: AsyncConnection[TupleRow], append: _Append) -> _Written | None:
+        """The append's one statement, its events chained after its head; None if the stream is
         not at that head (a lost race, a stale head) or the idempotency key is taken: then
         nothing was written."""
-        batch = _Batch.after(head.version, head.hash, events)
-        seal = head.seal
-        command_body = seal.seal(command_place(batch.first_seq), body) if batch.secret else body
-        params = {
-            **key.params(),
-            "expected": head.version,
-            "prev_hash": head.hash,
-            "count": len(batch.events),
-            **moment.params(),
-            "body": command_body,
-            "command_sealed": batch.secret,
-            **batch.params(seal),
-        }
+        batch, params = append.prepared()
         try:
             row = await _fetch_one(conn, _APPEND, params)
         except psycopg.errors.UniqueViolation:  # a backstop caught a writer that got past us
             return None
         if row is None:
             return None
-        return _Written(row[0], row[1], batch, batch.head(seal))
+        return _Written(row[0], row[1], batch, batch.head(append.head.seal))
+
+    async def _write_together(self, appends: list[_Append]) -> list[_Written | None]:
+        """A batch of appends to different games (eventstore/groupcommit.py): one statement
+        (`_APPEND` alone, `_APPEND_MANY` for more), what became of each. An append that did not
+        match its game, or a batch the database refused whole (a backstop, a check at commit),
+        is None: its caller looks first and writes alone, as after any stale head."""
+        async with self._connection() as conn:
+            if len(appends) == 1:
+                return [await self._write(conn, appends[0])]
+            prepared = [append.prepared() for append in appends]
+            rows = [_many_row(i, params) for i, (_, params) in enumerate(prepared)]
+            try:
+                cursor = await conn.execute(_APPEND_MANY, {"appends": _json(rows)})
+                written = {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+            except psycopg.errors.IntegrityError:
+                return [None] * len(appends)
+        return [
+            None if i not in written else _Written(*written[i], batch, batch.head(append.head.seal))
+            for i, (append, (batch, _)) in enumerate(zip(appends, prepared, strict=True))
+        ]
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -949,6 +1065,11 @@ class EventStore:
         and for whoever must see them go out (eventstore/notifications.py)."""
         await self._notifier.drain()
 
+    @property
+    def group_commits(self) -> Counts:
+        """The batches its appends were written in (eventstore/groupcommit.py)."""
+        return self._group.counts
+
     # -- plumbing -----------------------------------------------------------------------------
 
     def _connection(self) -> AbstractAsyncContextManager[AsyncConnection[TupleRow]]:
@@ -957,11 +1078,11 @@ class EventStore:
 
 @asynccontextmanager
 async def open_store(
-    conninfo: str, seed_keys: SeedKeys, **pool_options: Any
+    conninfo: str, seed_keys: SeedKeys, *, group_commit_writers: int = WRITERS, **pool_options: Any
 ) -> AsyncIterator[EventStore]:
     """An EventStore on its own open pool (`create_pool` options), closed on exit."""
     async with create_pool(conninfo, **pool_options) as pool:
-        store = EventStore(pool, seed_keys)
+        store = EventStore(pool, seed_keys, group_commit_writers=group_commit_writers)
         try:
             yield store
         finally:
@@ -1068,3 +1189,34 @@ def _check_append(events: list[NewEvent], status: str | None, idempotency_key: s
 def _check_status(status: str) -> None:
     if status not in STATUSES:
         raise ValueError(f"a game's status is one of {STATUSES}, not {status!r}")
+
+
+_MANY_COLUMNS = (
+    "game_id",
+    "expected",
+    "count",
+    "status",
+    "at",
+    "wake_at",
+    "set_names",
+    "names",
+    "seat",
+    "key",
+    "command_sealed",
+    "token_sitting",
+)
+
+
+def _many_row(i: int, params: dict[str, Any]) -> dict[str, Any]:
+    """One append of `_APPEND_MANY`: `_APPEND`'s parameters as JSON (bytes in base64)."""
+    row = {name: params[name] for name in _MANY_COLUMNS}
+    row["i"] = i
+    row["prev_hash"] = params["prev_hash"]
+    row["body"] = params["body"]
+    row["token_hash"] = params["token_hash"]
+    row["events"] = msgspec.Raw(params["events"].encode())
+    return row
+
+
+def _json(value: Any) -> str:
+    return msgspec.json.encode(value).decode()

@@ -283,7 +283,8 @@ async def create_games(service: GameService, kind: str, seats: int, count: int) 
 
     async def one() -> GameRow:
         created = await service.create(kind, seats=seats, options=options, seed=None, entropy="")
-        return created.game_id, created.seat_tokens, sorted(created.table.to_act())
+        tokens = [token for _, token in sorted(created.seat_tokens)]  # (seat, token): by seat
+        return created.game_id, tokens, sorted(created.table.to_act())
 
     while len(rows) < count:
         batch = min(32, count - len(rows))

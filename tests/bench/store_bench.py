@@ -24,6 +24,7 @@ from typing import Any
 import psycopg
 
 from eventstore import EventStore, NewEvent, SeedKeys, open_store, provision
+from eventstore.groupcommit import WRITERS
 
 MOVE_BODY = b'{"type":"bench.move","seat":0,"card":17,"note":"' + b"x" * 150 + b'"}'
 COMMAND_BODY = b'{"type":"bench.play","card":17}'
@@ -47,7 +48,10 @@ async def measure_direct_appends(
     """
     size = pool_size or streams
     options: dict[str, Any] = {"min_size": size, "max_size": size, "name": "referee-bench"}
-    async with open_store(url, BENCH_KEYS, **options) as store:
+    # The server's setting, read the same way: a run with REFEREE_GROUP_COMMIT_WRITERS=0
+    # measures appends each on its own, as before group commit.
+    writers = int(os.environ.get("REFEREE_GROUP_COMMIT_WRITERS", WRITERS))
+    async with open_store(url, BENCH_KEYS, group_commit_writers=writers, **options) as store:
         await store.ping(timeout=30)
         run = uuid.uuid4().hex[:8]
         game_ids = [f"bench-{run}-{n}" for n in range(streams)]

@@ -1,5 +1,10 @@
 """Writers racing on one game, each on its own connection, all at the same moment.
 
+Each writer is a store of its own, as the writers of different processes are: within one
+process a game's appends go to the database one batch at a time (eventstore/groupcommit.py),
+so they race only there. Each store has read the stream first, so that it appends from the
+head it remembers, the path of nearly every move.
+
 To make the race real rather than likely, a superuser first locks the game's row; the writers
 each read the stream and then queue up on that lock inside their append. Once the database
 shows all of them waiting, the lock is released and they are let go together.
@@ -58,6 +63,14 @@ async def wait_until_waiting_on_locks(conn: AsyncConnection[TupleRow], pool: Poo
             await asyncio.sleep(0.01)
 
 
+async def stores_at_head(pool: Pool, seed_keys: SeedKeys, game_id: str) -> list[EventStore]:
+    """WRITERS stores, each remembering the game's head from a verified read."""
+    stores = [EventStore(pool, seed_keys) for _ in range(WRITERS)]
+    for store in stores:
+        await store.read(game_id, verify=True)
+    return stores
+
+
 async def race(
     superuser_url: str,
     superuser_conn: AsyncConnection[TupleRow],
@@ -81,9 +94,10 @@ async def test_twenty_writers_from_one_version_one_wins_the_rest_conflict(
     store = EventStore(writers_pool, seed_keys)
     game_id = new_game_id()
     await make_stream(store, game_id, opening=3)
+    writing = await stores_at_head(writers_pool, seed_keys, game_id)
 
     def writer(n: int) -> Callable[[], Coroutine[object, object, AppendResult]]:
-        return lambda: store.append(
+        return lambda: writing[n].append(
             game_id,
             expected_version=3,
             events=events(f"writer{n}", 2),
@@ -122,9 +136,10 @@ async def test_twenty_retries_of_one_idempotent_command_append_it_once(
     store = EventStore(writers_pool, seed_keys)
     game_id = new_game_id()
     await make_stream(store, game_id, opening=1)
+    writing = iter(await stores_at_head(writers_pool, seed_keys, game_id))
 
     def retry() -> Coroutine[object, object, AppendResult]:
-        return store.append(
+        return next(writing).append(
             game_id,
             expected_version=1,
             events=events("same", 2),
