@@ -68,7 +68,8 @@ class GroupCommit(Generic[Item, Result]):
             return (await self._write([item]))[0]
         waiting = _Waiting[Item, Result](item, game, loop.create_future())
         self._waiting.append(waiting)
-        self._running = {task for task in self._running if not task.done()}
+        # Writers of this loop only: one of a loop that closed would never take another batch.
+        self._running = {t for t in self._running if not t.done() and t.get_loop() is loop}
         if len(self._running) < self._writers:
             task = loop.create_task(self._write_waiting(), name="referee-group-commit")
             self._running.add(task)
