@@ -15,7 +15,8 @@ from eventstore import AppendResult, IdempotencyKeyReused, VersionConflict
 from eventstore.pool import Pool
 from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
-from tests.store.helpers import events, make_stream
+from eventstore.types import OpenStream, SittingToken
+from tests.store.helpers import events, make_stream, seed_of, token_hash
 
 GAMES = 12
 
@@ -155,3 +156,43 @@ async def test_with_no_writers_each_append_is_its_own_statement(
     assert (store.group_commits.batches, store.group_commits.largest) == (6, 1)
     for game in games:
         assert len(await verified(store, game)) == 4
+
+
+async def test_sittings_in_a_batch_keep_their_names_and_tokens(
+    store_pool: Pool, seed_keys: SeedKeys, new_game_id: Callable[[], str]
+) -> None:
+    """Appends that seat players at open tables (names with open seats left, a new sitting's
+    token) go in a batch like any other: the names and tokens are the games' after it."""
+    store = EventStore(store_pool, seed_keys)
+    games = [new_game_id() for _ in range(4)]
+    for game_id in games:
+        await store.create_stream(
+            game_id,
+            kind="test-kind",
+            rules_version="1",
+            seats=3,
+            seed=seed_of(game_id),
+            seed_chosen_by_creator=False,
+            seat_token_hashes=[],
+            events=events("opening", 1),
+            status="waiting",
+            open_table=OpenStream(listed=True, names=[None, None, None], tokens=[]),
+        )
+
+    async def sit(i: int, game_id: str) -> AppendResult:
+        return await store.append(
+            game_id,
+            expected_version=1,
+            events=events(f"sat{i}", 1),
+            seat=1,
+            command_body=b'{"type":"game.sit"}',
+            names=[None, f"Player {i}", None],
+            token=SittingToken(1, 2, token_hash(game_id, 1)),
+        )
+
+    results = await asyncio.gather(*(sit(i, game) for i, game in enumerate(games)))
+    assert [result.version for result in results] == [2] * 4
+    assert store.group_commits.largest == 4
+    for i, game_id in enumerate(games):
+        assert (await store.info(game_id)).names == [None, f"Player {i}", None]
+        assert await store.token_holder(game_id, token_hash(game_id, 1)) == (1, 2)
