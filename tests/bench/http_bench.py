@@ -62,7 +62,7 @@ from api.service import GameService
 from eventstore import open_store
 from eventstore.embedded import CLUSTER_DIR
 from referee.games import REGISTRY
-from tests.bench import coldload, loadgen, procstat
+from tests.bench import coldload, loadgen, procstat, statements
 from tests.bench.cluster import embedded_cluster
 from tests.bench.pgbench import run_pgbench
 from tests.bench.store_bench import BENCH_KEYS, bench_login, measure_direct_appends
@@ -530,8 +530,13 @@ async def run(args: argparse.Namespace, owner_url: str, app_url: str, cluster: P
 
     try:
         say(f"1. closed loop: {args.games} games, {args.seconds} s ...")
+        if args.statements:
+            statements.reset(owner_url)
         phase = load(0, args.games, "closed loop", args.seconds, slots=args.games)
         figures.update(load_figures("full", phase))
+        if args.statements:  # the warm-up's moves are in the counters too: a small overcount
+            figures["statements"] = statements.per_move(owner_url, phase.moves)
+            say(statements.printed(figures["statements"]))
 
         say(f"2. open loop: {args.rate} moves/s offered over {args.games} games ...")
         phase = load(args.games, 2 * args.games, "open loop", args.seconds, rate=args.rate, slots=1)
@@ -610,6 +615,8 @@ def _profile_later(pid: int, directory: Path, seconds: float, into: dict[str, An
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     with embedded_cluster("referee-http-bench-") as (embedded, data_dir):
+        if args.statements:
+            embedded = statements.preloaded(data_dir, embedded)
         return await run(args, embedded.owner_url, embedded.app_url, data_dir / CLUSTER_DIR)
 
 
@@ -790,6 +797,11 @@ def main() -> None:
         "--generators", type=int, default=2, help="load generator processes (default 2)"
     )
     parser.add_argument("--profile", metavar="DIR", help="py-spy one API process into DIR")
+    parser.add_argument(
+        "--statements",
+        action="store_true",
+        help="PostgreSQL's work per move under full load, by statement (pg_stat_statements)",
+    )
     parser.add_argument("--record", action="store_true", help=f"append a row to {RESULTS.name}")
     parser.add_argument("--json-only", action="store_true", help="print only the JSON line")
     args = parser.parse_args()
