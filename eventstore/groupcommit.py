@@ -34,6 +34,11 @@ class Counts:
     appends: int = 0
     largest: int = 0
 
+    def add(self, size: int) -> None:
+        self.batches += 1
+        self.appends += size
+        self.largest = max(self.largest, size)
+
 
 @dataclass
 class _Waiting(Generic[Item, Result]):
@@ -62,9 +67,7 @@ class GroupCommit(Generic[Item, Result]):
         """Write `item` (an append to `game`) with whatever else waits: its own result."""
         loop = asyncio.get_running_loop()
         if self._writers == 0:  # no batching: the item alone, now
-            self.counts.batches += 1
-            self.counts.appends += 1
-            self.counts.largest = max(self.counts.largest, 1)
+            self.counts.add(1)
             return (await self._write([item]))[0]
         waiting = _Waiting[Item, Result](item, game, loop.create_future())
         self._waiting.append(waiting)
@@ -79,10 +82,7 @@ class GroupCommit(Generic[Item, Result]):
     async def _write_waiting(self) -> None:
         while self._waiting:
             batch = self._take()
-            counts = self.counts
-            counts.batches += 1
-            counts.appends += len(batch)
-            counts.largest = max(counts.largest, len(batch))
+            self.counts.add(len(batch))
             try:
                 results = await self._write([waiting.item for waiting in batch])
             except Exception as error:  # the batch's error is each of its callers'

@@ -23,6 +23,7 @@ commands come from the backend, which has them from the kernel.
 from __future__ import annotations
 
 import functools
+import importlib
 import operator
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
@@ -65,8 +66,6 @@ class Backend(Protocol):
 @functools.cache
 def bounds_of(kind: str) -> ActionBounds:
     """The kind's `actions.py`: its package is the kind's name with underscores."""
-    import importlib
-
     module = importlib.import_module(f"referee.games.{kind.replace('-', '_')}.actions")
     bounds: ActionBounds = module.ACTIONS
     return bounds
@@ -135,7 +134,10 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
             agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents
         }
         self._choice: Choice | None = None
-        self._views: dict[str, Any] = {}
+        # A seat's view changes with commands only: read once per seat and command, for the
+        # observation's point and the info's JSON both (`_forget_views` after each command).
+        self._views: dict[str, msgspec.Struct] = {}
+        self._points: dict[str, Any] = {}
         self._seeds: np.random.Generator | None = None  # after a seeded reset: the next deals
         self.commands_played = 0
 
@@ -171,9 +173,9 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
     def observe(self, agent: str) -> dict[str, Any]:
         self._check_reset()
         choice = self._choice if agent == self.agent_selection else None
-        view = self._views.get(agent)
-        if view is None:  # a view changes with commands only: one point per seat and command
-            view = self._views[agent] = self._encode_view(self.backend.view(self._seat[agent]))
+        view = self._points.get(agent)
+        if view is None:
+            view = self._points[agent] = self._encode_view(self._view(agent))
         return {
             "view": view,
             "action_mask": (
@@ -211,6 +213,16 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
     def close(self) -> None:
         self.backend.close()
 
+    def _view(self, agent: str) -> msgspec.Struct:
+        view = self._views.get(agent)
+        if view is None:
+            view = self._views[agent] = self.backend.view(self._seat[agent])
+        return view
+
+    def _forget_views(self) -> None:
+        self._views.clear()
+        self._points.clear()
+
     def _check_reset(self) -> None:
         if not hasattr(self, "agent_selection"):
             raise RuntimeError("reset the environment first")
@@ -221,7 +233,7 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
         """After a command: the next agent and its choice, or the rewards of the end."""
         outcome = self.backend.outcome()
         self._choice = None
-        self._views.clear()
+        self._forget_views()
         if outcome.finished:
             self._end(outcome)
         elif self.max_commands is not None and self.commands_played >= self.max_commands:
@@ -249,9 +261,8 @@ class RefereeEnv(AECEnv[str, dict[str, Any], int]):
     def _inform(self) -> None:
         rules = self.backend.rules
         for agent in self.agents:
-            view = self._view_json.encode(self.backend.view(self._seat[agent])).decode()
             self.infos[agent] = {
-                "view_json": view,
+                "view_json": self._view_json.encode(self._view(agent)).decode(),
                 "kind": rules.kind,
                 "rules_version": rules.version,
             }

@@ -33,7 +33,7 @@ PERFECT_INFORMATION = {"wind-river"}  # nothing to hide: every seat's view is th
 def outputs(env: RefereeEnv, agent: str) -> dict[str, Any]:
     """All the environment gives `agent`, worked out afresh from the game's state as it does
     after a command: the view's point, the mask of a new decision, the info."""
-    env._views.clear()
+    env._forget_views()
     paths: list[tuple[int, ...]] = []
     if agent == env.agent_selection:
         seat = int(agent.removeprefix("player_"))
