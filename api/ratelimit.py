@@ -73,8 +73,9 @@ def client_address(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
     return str(client[0]) if client else "unknown"
 
 
-def expensive(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
-    """A guard: the request spends one of its client's expensive reads, or is refused (429)."""
+async def expensive(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """A guard: the request spends one of its client's expensive reads, or is refused (429).
+    A coroutine, as every hook of the app: Litestar runs a plain function in a worker thread."""
     spend(
         connection,
         STATE_KEY,

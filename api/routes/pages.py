@@ -110,10 +110,11 @@ def viewer_file(name: FromPath[str]) -> File:
 
 def security_headers(docs: str) -> BeforeMessageSendHookHandler:
     """A before-send hook: every answer says nosniff, and every HTML one carries the pages'
-    policy; under `docs` (the OpenAPI path) the documentation page's own (DOCS_HEADERS)."""
+    policy; under `docs` (the OpenAPI path) the documentation page's own (DOCS_HEADERS).
+    A coroutine: Litestar would run a plain function in a worker thread, twice an answer."""
     docs_prefix = docs.rstrip("/") + "/"
 
-    def add_security_headers(message: Message, scope: Scope) -> None:
+    async def add_security_headers(message: Message, scope: Scope) -> None:
         if message["type"] != "http.response.start":
             return
         headers = MutableScopeHeaders.from_message(message)
