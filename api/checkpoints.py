@@ -219,13 +219,29 @@ class Checkpointer:
         return checkpoint
 
     async def _synced(self, size: int) -> MerkleTree:
-        """The tree, holding at least the log's first `size` leaves (read as needed)."""
+        """The tree, holding at least the log's first `size` leaves (read as needed). What it
+        read must give the root the referee signed for it: a log changed while no process held
+        it (a restart) is refused like one changed under a running process."""
         if self._tree.size < size:
             leaves = await self._store.leaves(start=self._tree.size, stop=size)
             self._tree.extend(leaf_hash(leaf) for leaf in leaves)
+            try:
+                await self._check_signed(self._tree)
+            except BaseException:
+                self._tree = MerkleTree()  # read again, and refused again, next time
+                raise
         if self._tree.size < size:
             raise LogCorrupted(f"the log holds {self._tree.size} leaves, not {size}")
         return self._tree
+
+    async def _check_signed(self, tree: MerkleTree) -> None:
+        """Raise LogCorrupted unless `tree` has the root of the latest checkpoint it covers."""
+        signed = await self._store.checkpoint(at_most=tree.size)
+        if signed is not None and tree.root(signed.size) != signed.root:
+            raise LogCorrupted(
+                f"the log's first {signed.size} leaves are not those checkpoint {signed.size} "
+                "was signed over"
+            )
 
 
 def _envelope(checkpoint: StoredCheckpoint) -> Envelope:

@@ -141,12 +141,19 @@ class LogStore:
             for index, version, leaf in rows
         ]
 
-    async def checkpoint(self, size: int | None = None) -> StoredCheckpoint | None:
-        """The checkpoint of the tree at `size` (default: the latest), if one was signed."""
+    async def checkpoint(
+        self, size: int | None = None, *, at_most: int | None = None
+    ) -> StoredCheckpoint | None:
+        """The checkpoint of the tree at `size` (default: the latest; with `at_most`, the
+        latest of a tree no larger), if one was signed."""
         query = "SELECT size, root, signed_at, envelope FROM checkpoints"
-        query += " ORDER BY size DESC LIMIT 1" if size is None else " WHERE size = %s"
+        if size is not None:
+            query, params = query + " WHERE size = %s", [size]
+        else:
+            query += " WHERE %s::bigint IS NULL OR size <= %s ORDER BY size DESC LIMIT 1"
+            params = [at_most, at_most]
         async with self._connection() as conn:
-            cursor = await conn.execute(query, [] if size is None else [size])
+            cursor = await conn.execute(query, params)
             row = await cursor.fetchone()
         if row is None:
             return None
