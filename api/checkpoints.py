@@ -72,6 +72,18 @@ class GameInLog(msgspec.Struct, frozen=True, kw_only=True):
     consistency: ConsistencyPath | None = None
 
 
+class LeafPage(msgspec.Struct, frozen=True, kw_only=True):
+    """Leaves `start`, `start` + 1, ... of the log, in order: what a monitor reads to rebuild a
+    checkpoint's root, and to find every leaf of a game by what the leaves say, not by what
+    the server chooses to show."""
+
+    start: int
+    leaves: list[Annotated[str, msgspec.Meta(description="A leaf's exact bytes, standard base64.")]]
+
+
+LEAVES_PER_PAGE: Final = 1000
+
+
 class CheckpointPair(msgspec.Struct, frozen=True, kw_only=True):
     """Two checkpoints and the proof that the later extends the earlier: self-contained."""
 
@@ -192,6 +204,20 @@ class Checkpointer:
             entries=entries,
             consistency=consistency,
         )
+
+    async def leaves(self, start: int, stop: int) -> LeafPage:
+        """The log's leaves start .. stop - 1 (fewer past its end, at most LEAVES_PER_PAGE), as
+        signed: a leaf changed since is refused (LogCorrupted), never served."""
+        stop = min(stop, start + LEAVES_PER_PAGE)
+        latest = await self._store.checkpoint()
+        stop = min(stop, 0 if latest is None else latest.size)
+        leaves = await self._store.leaves(start=start, stop=stop) if start < stop else []
+        async with self._reading:
+            tree = await self._synced(stop) if leaves else self._tree
+            for index, leaf in enumerate(leaves, start=start):
+                if tree.leaf(index) != leaf_hash(leaf):
+                    raise LogCorrupted(f"leaf {index} is not the leaf that was signed")
+        return LeafPage(start=start, leaves=[base64.b64encode(leaf).decode() for leaf in leaves])
 
     async def pair(self, first: int, second: int) -> CheckpointPair:
         """Checkpoints `first` and `second` (first <= second) and their consistency proof."""

@@ -113,10 +113,16 @@ def _parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=verify_cli.run)
     pair = commands.add_parser(
         "verify-checkpoints",
-        help="verify offline that a checkpoint extends an earlier one (nothing was dropped)",
+        help="verify offline that a checkpoint extends an earlier one (its leaves unchanged)",
     )
     verify_cli.add_pair_arguments(pair)
     pair.set_defaults(run=verify_cli.run_pair)
+    leaves = commands.add_parser(
+        "verify-log",
+        help="verify offline that the log's leaves rebuild a kept checkpoint; a game's heads in it",
+    )
+    verify_cli.add_log_arguments(leaves)
+    leaves.set_defaults(run=verify_cli.run_log)
 
     bot = commands.add_parser("bot", help="play one seat of a game over HTTP, to its end")
     table = bot.add_mutually_exclusive_group(required=True)

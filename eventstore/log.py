@@ -147,6 +147,7 @@ class LogStore:
         """The checkpoint of the tree at `size` (default: the latest; with `at_most`, the
         latest of a tree no larger), if one was signed."""
         query = "SELECT size, root, signed_at, envelope FROM checkpoints"
+        params: list[int | None]
         if size is not None:
             query, params = query + " WHERE size = %s", [size]
         else:

@@ -12,7 +12,14 @@ from litestar.datastructures import State
 from litestar.di import NamedDependency
 from litestar.params import FromPath, PathParameter, QueryParameter
 
-from api.checkpoints import Checkpointer, CheckpointPair, GameInLog, NoCheckpoint
+from api.checkpoints import (
+    LEAVES_PER_PAGE,
+    Checkpointer,
+    CheckpointPair,
+    GameInLog,
+    LeafPage,
+    NoCheckpoint,
+)
 from api.problems import (
     CHECKPOINT_ORDER,
     CORRUPT_LOG,
@@ -120,6 +127,36 @@ async def checkpoint_consistency(
 
 
 @get(
+    "/checkpoints/leaves",
+    operation_id="listLogLeaves",
+    summary="The log's leaves, by number",
+    tags=["proofs"],
+    responses=responses(MALFORMED, CORRUPT_LOG, DATABASE_UNAVAILABLE),
+)
+async def log_leaves(
+    state: State,
+    start: Annotated[int, QueryParameter(ge=0, le=2**53, description="The first leaf's number.")],
+    end: Annotated[
+        int,
+        QueryParameter(
+            ge=1,
+            le=2**53,
+            description=f"One past the last leaf's number; at most {LEAVES_PER_PAGE} leaves a "
+            "page, fewer past the latest checkpoint.",
+        ),
+    ],
+) -> LeafPage:
+    """Leaves `start` to `end` - 1 of the log, exactly as hashed into its tree, among those of
+    the latest checkpoint. Read every page up to a checkpoint you kept and its root is rebuilt
+    from them: `referee verify BUNDLE --leaves FILE --checkpoint KEPT` then finds every head of
+    the game by what the leaves say, and `referee verify-log` shows a game the server no longer
+    has."""
+    if end <= start:
+        raise Problem(MALFORMED, f"The page ends at {end}, before it starts at {start}.")
+    return await _found(_checkpointer(state).leaves(start, end))
+
+
+@get(
     "/games/{game_id:uuid}/inclusion",
     operation_id="getGameInclusion",
     summary="The game's heads in a checkpoint, with their proofs",
@@ -145,11 +182,14 @@ async def game_inclusion(
     ] = None,
 ) -> GameInLog:
     """Every leaf of the game in the checkpoint (its head each time the log took it), each with
-    its inclusion proof; `referee verify BUNDLE --log FILE` checks them against the game."""
-    await service.info(str(game_id))  # no such game: a 404 like every read of a game
+    its inclusion proof; `referee verify BUNDLE --log FILE` checks them against the game. The
+    log answers for a game it holds even when the game's own record is gone."""
     if since is not None and size is not None and since > size:
         raise Problem(CHECKPOINT_ORDER, f"Checkpoint {since} is newer than checkpoint {size}.")
-    return await _found(_checkpointer(state).game(str(game_id), size=size, since=since))
+    found = await _found(_checkpointer(state).game(str(game_id), size=size, since=since))
+    if not found.entries:
+        await service.info(str(game_id))  # no such game: a 404 like every read of a game
+    return found
 
 
 async def _found(pending: Awaitable[T]) -> T:
@@ -166,5 +206,6 @@ HANDLERS = [
     latest_checkpoint,
     checkpoint_consistency,
     checkpoint_at,
+    log_leaves,
     game_inclusion,
 ]

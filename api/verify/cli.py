@@ -2,6 +2,8 @@
 `--keys`, also against the receipts a player kept (`--receipts`) and the checkpoint log's proof
 for the game (`--log`, and `--checkpoint` for a checkpoint kept earlier).
 `referee verify-checkpoints PAIR --keys KEYS`: that a checkpoint extends an earlier one.
+`referee verify-log LEAVES --keys KEYS --checkpoint KEPT [--game ID]`: that the log's leaves
+rebuild a kept checkpoint, and what they hold of a game (one the server no longer has, say).
 
 Exit status: 0 every check passed; 1 a check failed; 2 a file is unreadable or not what it should
 be (a receipt not signed by a listed key is no evidence); 3 nothing failed but some checks could
@@ -25,11 +27,17 @@ from api.signing import Envelope
 from api.verify import AuditReport, MalformedBundle, verify
 from api.verify.receipts import (
     UnusableProof,
+    check_leaves,
     check_log,
     check_pair,
     check_receipts,
+    heads_in,
+    not_rebuilt,
     read_keys,
+    read_leaves,
     read_receipts,
+    rebuilds,
+    signed_checkpoint,
     signed_receipts,
 )
 from api.verify.records import check_file
@@ -39,7 +47,7 @@ T = TypeVar("T")
 EXIT_STATUS: dict[OverallVerdict, int] = {"passed": 0, "failed": 1, "partial": 3}
 EXIT_UNREADABLE = 2
 EXIT_CHANGED = 4  # a receipt or the checkpoint log contradicts the bundle
-PROOF_CHECKS = ("receipts", "checkpoint-log")
+PROOF_CHECKS = ("receipts", "checkpoint-log", "checkpoint-leaves")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,10 +68,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--log", type=Path, help="the game's proof in a checkpoint (GET /v1/games/{id}/inclusion)"
     )
     parser.add_argument(
+        "--leaves",
+        type=Path,
+        help="the log's leaves up to --checkpoint (GET /v1/checkpoints/leaves, every page): "
+        "every head of the game among them, found by what the leaves say",
+    )
+    parser.add_argument(
         "--checkpoint",
         type=Path,
-        help="a checkpoint you kept (GET /v1/checkpoints/latest): the --log proof must extend it",
+        help="a checkpoint you kept (GET /v1/checkpoints/latest): the --log proof must extend "
+        "it, the --leaves must rebuild it",
     )
+
+
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "leaves", type=Path, help="the log's leaves (GET /v1/checkpoints/leaves, every page)"
+    )
+    parser.add_argument("--keys", type=Path, required=True, help="the keys (GET /v1/keys)")
+    parser.add_argument(
+        "--checkpoint", type=Path, required=True, help="a checkpoint you kept: the leaves' root"
+    )
+    parser.add_argument("--game", help="a game's id: its heads in the log")
 
 
 def add_pair_arguments(parser: argparse.ArgumentParser) -> None:
@@ -109,12 +135,47 @@ def run_pair(args: argparse.Namespace) -> int:
     return 0 if extends else EXIT_CHANGED
 
 
+def run_log(args: argparse.Namespace) -> int:
+    """0: the leaves rebuild the kept checkpoint (and hold the --game asked about); 4: they do
+    not rebuild it; 1: they hold no head of that game."""
+    try:
+        keys = read_keys(args.keys.read_bytes(), str(args.keys))
+        kept = signed_checkpoint(_decoded(args.checkpoint, Envelope), keys, str(args.checkpoint))
+        leaves = read_leaves(args.leaves.read_bytes(), str(args.leaves))
+        if not rebuilds(leaves, kept, str(args.leaves)):
+            print(not_rebuilt(kept))
+            return EXIT_CHANGED
+    except (OSError, UnusableProof) as error:
+        print(f"referee verify-log: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    print(
+        f"The log's first {kept.size} leaves rebuild the root of checkpoint {kept.size}, "
+        f"signed {kept.signed_at.isoformat()}."
+    )
+    if args.game is None:
+        return 0
+    heads = heads_in(leaves[: kept.size], args.game)
+    if not heads:
+        print(f"They hold no head of game {args.game}.")
+        return EXIT_STATUS["failed"]
+    print(f"Game {args.game} is in the log, whatever the server says of it now:")
+    for head in heads:
+        item = head.statement
+        print(
+            f"  leaf {head.index}: version {item.version}, {item.status}, event {item.version} "
+            f"recorded {item.recorded_at.isoformat()}, pin {item.head}"
+        )
+    return 0
+
+
 def _with_proofs(report: AuditReport, bundle: Bundle, args: argparse.Namespace) -> AuditReport:
     """The report with the receipts and log checks, when receipts or a log proof are given."""
-    if not args.receipts and args.log is None:
+    if not args.receipts and args.log is None and args.leaves is None:
         if args.checkpoint is not None:
-            raise UnusableProof("--checkpoint is held against a --log proof: give one")
+            raise UnusableProof("--checkpoint is held against --log or --leaves: give one")
         return report
+    if args.leaves is not None and args.checkpoint is None:
+        raise UnusableProof("--leaves are held against a checkpoint you kept: --checkpoint FILE")
     if args.keys is None:
         raise UnusableProof("--receipts and --log need the referee's public keys: --keys FILE")
     keys = read_keys(args.keys.read_bytes(), str(args.keys))
@@ -126,6 +187,12 @@ def _with_proofs(report: AuditReport, bundle: Bundle, args: argparse.Namespace) 
         proof = _decoded(args.log, GameInLog)
         kept = None if args.checkpoint is None else _decoded(args.checkpoint, Envelope)
         checks.append(check_log(bundle, proof, keys, kept, str(args.log)))
+    if args.leaves is not None:
+        kept_checkpoint = signed_checkpoint(
+            _decoded(args.checkpoint, Envelope), keys, str(args.checkpoint)
+        )
+        leaves = read_leaves(args.leaves.read_bytes(), str(args.leaves))
+        checks.append(check_leaves(bundle, leaves, kept_checkpoint))
     every = (*report.checks, *checks)
     verdict, first_bad_seq = overall(every)
     return msgspec.structs.replace(
@@ -163,6 +230,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     add_arguments(parser)
     return run(parser.parse_args(argv))
+
+
+def main_log(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="referee verify-log",
+        description="Verify offline that the log's leaves rebuild a checkpoint you kept.",
+    )
+    add_log_arguments(parser)
+    return run_log(parser.parse_args(argv))
 
 
 def main_pair(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -23,8 +24,8 @@ from datetime import timedelta
 import msgspec
 
 from api.bundle import Bundle
-from api.checkpoints import CHECKPOINT_TYPE, Checkpoint, CheckpointPair, GameInLog
-from api.merkle import ProofError, leaf_hash, verify_consistency, verify_inclusion
+from api.checkpoints import CHECKPOINT_TYPE, Checkpoint, CheckpointPair, GameInLog, LeafPage
+from api.merkle import ProofError, leaf_hash, root_of, verify_consistency, verify_inclusion
 from api.receipts import (
     RECEIPT_TYPE,
     CommandReceipt,
@@ -53,6 +54,12 @@ LOG = Check(
     "checkpoint-log",
     "The game's heads in the signed checkpoint are in its Merkle tree and pin the history this "
     "bundle holds; the checkpoint extends the one you kept.",
+)
+
+LEAVES = Check(
+    "checkpoint-leaves",
+    "The log's leaves up to the checkpoint you kept rebuild its signed root, and every head of "
+    "this game among them, found by what the leaves say, pins the history this bundle holds.",
 )
 
 
@@ -151,7 +158,7 @@ def check_receipts(bundle: Bundle, receipts: Sequence[Signed]) -> CheckResult:
             f"{item.label} ({_kind(item.statement)}, version {item.statement.version}) is "
             f"contradicted: {found.reason} The record was changed after this receipt was given; "
             f"{where}",
-            found.seq if found.command else min(confirmed + 1, found.seq),
+            _exactly(found, confirmed, item.statement.version, bundle.version),
         )
     held = counted(len(ordered), "receipt")
     if seed is None:
@@ -262,15 +269,28 @@ def _kind(statement: Receipt) -> str:
     return "receipt"  # pragma: no cover
 
 
+def _span(found: Contradiction, confirmed: int, version: int, held: int) -> tuple[int, int]:
+    """The events among which the record first differs, as far as the pins held say."""
+    if found.command:
+        return found.seq, found.seq
+    first, last = confirmed + 1, min(version, held + 1)
+    return (found.seq, found.seq) if found.seq < first else (first, last)
+
+
+def _exactly(found: Contradiction, confirmed: int, version: int, held: int) -> int | None:
+    """The first event that differs, if the pins say which; None when they give a span (the
+    report's headline then names none rather than the span's first)."""
+    first, last = _span(found, confirmed, version, held)
+    return first if first >= last else None
+
+
 def _where(
     found: Contradiction, confirmed: int, version: int, held: int, pins: str = "receipts"
 ) -> str:
     """Where the record first differs, as far as the pins held say."""
     if found.command:
         return f"the first event that differs is {found.seq} (the command's record changed)."
-    first, last = confirmed + 1, min(version, held + 1)
-    if found.seq < first:
-        first = last = found.seq
+    first, last = _span(found, confirmed, version, held)
     missing = f" (the bundle stops at event {held})" if last > held else ""
     if first >= last:
         return f"the first event that differs is {first}{missing}."
@@ -330,11 +350,17 @@ def check_log(
                 f"Leaf {entry.index} (version {statement.version}, in checkpoint "
                 f"{checkpoint.size}) is contradicted: {found.reason} The record was changed "
                 f"after the checkpoint was signed; {where}",
-                min(confirmed + 1, found.seq),
+                _exactly(found, confirmed, statement.version, bundle.version),
             )
         confirmed = max(confirmed, statement.version)
     if (missing := _missing_head(bundle, checkpoint, confirmed)) is not None:
         return LOG.failed(missing, confirmed + 1)
+    if kept is not None:  # what the kept checkpoint held must be among its own leaves
+        older = signed_checkpoint(kept, keys, "the kept checkpoint")
+        within = [e.index for e in proof.entries if e.index < older.size]
+        held = max((_version(proof, index) for index in within), default=0)
+        if (missing := _missing_head(bundle, older, held)) is not None:
+            return LOG.failed(missing, held + 1)
     if not proof.entries:
         return LOG.partial(
             f"Checkpoint {checkpoint.size} holds no head of this game yet.{extended}"
@@ -349,6 +375,12 @@ def check_log(
         f"{heads} of this game in checkpoint {checkpoint.size}, up to version {confirmed}: each "
         f"proven in the signed tree, each pinning this very history.{extended}"
     )
+
+
+def _version(proof: GameInLog, index: int) -> int:
+    """The version of the proof's leaf `index` (already read as a head of the game)."""
+    leaf = next(entry.leaf for entry in proof.entries if entry.index == index)
+    return decode(base64.b64decode(leaf)).version
 
 
 def _missing_head(bundle: Bundle, checkpoint: Checkpoint, logged: int) -> str | None:
@@ -395,7 +427,10 @@ def check_pair(
             f"Checkpoint {second.size} does not extend checkpoint {first.size}: {error} The log "
             "was rewritten between them, or the two were signed over different logs."
         )
-    return True, f"Checkpoint {second.size} extends checkpoint {first.size}: nothing was dropped."
+    return True, (
+        f"Checkpoint {second.size} extends checkpoint {first.size}: the log's first {first.size} "
+        "leaves are as they were. (Which games they hold: referee verify-log.)"
+    )
 
 
 def signed_checkpoint(envelope: Envelope, keys: dict[str, bytes], name: str) -> Checkpoint:
@@ -460,3 +495,103 @@ def _hashes(path: Sequence[str], name: str) -> list[bytes]:
         return [bytes.fromhex(item) for item in path]
     except ValueError:
         raise UnusableProof(f"{name}: a proof's hash is not hex") from None
+
+
+# -- the whole log, up to a kept checkpoint ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoggedHead:
+    index: int  # the leaf's number
+    statement: HeadReceipt
+
+
+def read_leaves(data: bytes, name: str) -> list[bytes]:
+    """The leaves of a file of leaf pages (GET /v1/checkpoints/leaves, one page or several one
+    after another), from leaf 0 on without a gap."""
+    try:
+        text, decoder, at, pages = data.decode(), json.JSONDecoder(), 0, []
+        while (at := _skip_space(text, at)) < len(text):
+            document, at = decoder.raw_decode(text, at)
+            pages.append(msgspec.convert(document, LeafPage))
+    except (ValueError, msgspec.ValidationError) as error:
+        raise UnusableProof(f"{name}: not pages of the log's leaves: {error}") from None
+    leaves: list[bytes] = []
+    for page in sorted(pages, key=lambda page: page.start):
+        if page.start > len(leaves):
+            raise UnusableProof(f"{name}: leaves {len(leaves)}..{page.start - 1} are missing")
+        leaves += [_b64(leaf, name) for leaf in page.leaves[len(leaves) - page.start :]]
+    return leaves
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def rebuilds(leaves: Sequence[bytes], checkpoint: Checkpoint, name: str) -> bool:
+    """Whether the log's first `checkpoint.size` leaves give the checkpoint's signed root."""
+    if len(leaves) < checkpoint.size:
+        raise UnusableProof(
+            f"{name}: {len(leaves)} leaves, and the checkpoint holds {checkpoint.size}: read the "
+            f"pages up to ?end={checkpoint.size}"
+        )
+    root = root_of(leaf_hash(leaf) for leaf in leaves[: checkpoint.size])
+    return root == bytes.fromhex(checkpoint.root)
+
+
+def heads_in(leaves: Sequence[bytes], game_id: str) -> list[LoggedHead]:
+    """Every leaf that is a head statement of `game_id`, by what it says, oldest first."""
+    heads = []
+    for index, leaf in enumerate(leaves):
+        try:
+            statement = decode(leaf)
+        except ValueError:  # a leaf of another kind says nothing of this game
+            continue
+        if isinstance(statement, HeadReceipt) and statement.game_id == game_id:
+            heads.append(LoggedHead(index, statement))
+    return heads
+
+
+def not_rebuilt(checkpoint: Checkpoint) -> str:
+    return (
+        f"The leaves do not rebuild the root of checkpoint {checkpoint.size}, which you kept: "
+        "the log was rewritten after you kept it."
+    )
+
+
+def check_leaves(bundle: Bundle, leaves: Sequence[bytes], kept: Checkpoint) -> CheckResult:
+    """LEAVES: the log up to the kept checkpoint, and every head of the game in it (however the
+    server files its leaves) held against the bundle."""
+    logged = leaves[: kept.size]
+    if not rebuilds(leaves, kept, "the leaves"):
+        return LEAVES.failed(not_rebuilt(kept))
+    seed = None if bundle.seed is None else bytes.fromhex(bundle.seed)
+    heads = heads_in(logged, bundle.game_id)
+    confirmed = 0
+    for head in heads:
+        found = contradiction(bundle, head.statement, seed)
+        if found is not None:
+            where = _where(found, confirmed, head.statement.version, bundle.version, "leaves")
+            return LEAVES.failed(
+                f"Leaf {head.index} (version {head.statement.version}, in the checkpoint you "
+                f"kept, size {kept.size}) is contradicted: {found.reason} The record was changed "
+                f"after the checkpoint was signed; {where}",
+                _exactly(found, confirmed, head.statement.version, bundle.version),
+            )
+        confirmed = max(confirmed, head.statement.version)
+    if (missing := _missing_head(bundle, kept, confirmed)) is not None:
+        return LEAVES.failed(missing, confirmed + 1)
+    if not heads:
+        return LEAVES.partial(f"The {kept.size} leaves of your checkpoint hold no head of it.")
+    held = counted(len(heads), "head")
+    if seed is None:
+        return LEAVES.partial(
+            f"{held} of this game among the {kept.size} leaves of your checkpoint; their pins "
+            "open with the seed, which this bundle does not reveal."
+        )
+    return LEAVES.passed(
+        f"{held} of this game among the {kept.size} leaves of your checkpoint, up to version "
+        f"{confirmed}: the leaves rebuild its root, and each head pins this very history."
+    )
