@@ -76,7 +76,10 @@ T = TypeVar("T")
 
 
 class BotError(Exception):
-    """Why the bot stopped, in one line for the person who started it."""
+    """Why the bot stopped, in one line for the person who started it; and where the receipts
+    it was given until then were kept, if they were."""
+
+    receipts: Path | None = None
 
 
 class _Seen(msgspec.Struct, frozen=True, kw_only=True):
@@ -344,14 +347,21 @@ class _Bot:
         self._seat: Seat | None = None
 
     async def play_keeping(self, directory: Path | None) -> Summary:
-        """`play`, then the receipts written into `directory` (also when the bot stops)."""
-        kept = None
+        """`play`, then the receipts written into `directory` (also when the bot stops: the
+        BotError then says where)."""
         try:
             summary = await self.play()
-        finally:
-            if directory is not None and self.receipts and self._seat is not None:
-                kept = self.write_receipts(directory, self._seat)
-        return dataclasses.replace(summary, receipts=kept)
+        except BaseException as error:
+            kept = self._keep(directory)
+            if isinstance(error, BotError):
+                error.receipts = kept
+            raise
+        return dataclasses.replace(summary, receipts=self._keep(directory))
+
+    def _keep(self, directory: Path | None) -> Path | None:
+        if directory is None or not self.receipts or self._seat is None:
+            return None
+        return self.write_receipts(directory, self._seat)
 
     def write_receipts(self, directory: Path, seat: Seat) -> Path:
         path = directory / f"receipts-{self._game_id}-seat{seat}.json"

@@ -347,7 +347,8 @@ def _bot(args: argparse.Namespace) -> int:
     try:
         summary = play()
     except BotError as error:
-        print(f"referee bot: {error}", file=sys.stderr)
+        kept = "" if error.receipts is None else f" (its receipts so far: {error.receipts})"
+        print(f"referee bot: {error}{kept}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("referee bot: interrupted", file=sys.stderr)

@@ -232,7 +232,6 @@ def play_policy(
     backend = SeatOverHttp(url, game_id, token, patience=patience)
     backend.bot.receipts.extend(receipt for receipt in kept if receipt is not None)
     env = RefereeEnv(backend)
-    finished = False
     try:
         env.reset()
         for _agent in env.agent_iter():
@@ -245,13 +244,16 @@ def play_policy(
             except (ValueError, TypeError, LookupError) as error:  # the policy's, not the game's
                 version = backend.summary().version
                 raise BotError(f"the policy failed at version {version}: {_said(error)}") from None
-        finished = True
         summary = backend.summary()
         if receipts is not None:
             summary = dataclasses.replace(summary, receipts=backend.keep_receipts(receipts))
+    except BaseException as error:
+        if receipts is not None and backend.bot.receipts:  # what it has so far
+            path = backend.bot.write_receipts(receipts, backend.played_seats[0])
+            if isinstance(error, BotError):
+                error.receipts = path
+        raise
     finally:
-        if not finished and receipts is not None and backend.bot.receipts:
-            backend.bot.write_receipts(receipts, backend.played_seats[0])  # what it has so far
         env.close()
     if summary.outcome.ending == "cancelled":
         raise BotError(f"the table of game {game_id} was cancelled before it was dealt")

@@ -593,7 +593,8 @@ def test_a_bot_whose_table_is_cancelled_says_so(
     database_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """A table not filled in time is cancelled (by the server's sweeper): the bot that waited
-    at it says so in one line, exit 1, rather than a game lost."""
+    at it says so in one line, exit 1, rather than a game lost; and names the file of the
+    receipts it was given (its sitting's)."""
     log = tmp_path_factory.mktemp("cancelled") / "server.log"
     quick = start_server(database_url, log, sweep_interval_seconds=1, open_table_seconds=2)
     try:
@@ -605,8 +606,11 @@ def test_a_bot_whose_table_is_cancelled_says_so(
         finally:
             if bot.poll() is None:
                 bot.kill()
-        refused_in_one_line(done, "was cancelled", "not all taken")
+        refused_in_one_line(done, "was cancelled", "not all taken", "its receipts so far: ")
         assert read_game(quick.url, created["game_id"])["status"] == "cancelled"
+        kept = Path(done.stderr.rsplit("its receipts so far: ", 1)[1].strip().rstrip(")"))
+        receipts = json.loads((BOTS_DIR / kept).read_bytes())["receipts"]
+        assert receipts, "its sitting's receipt at least"  # and the file it named holds them
     finally:
         stop_server(quick)
 
