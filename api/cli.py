@@ -561,7 +561,8 @@ def _check_database(database: _Database, timeout: float) -> None:
         async with conn:
             await check_login(conn)
             await check_seed_keys(conn, database.seed_keys)
-            await check_signing_key(conn, signing.current, signing.public_key(signing.current))
+            for key_id, _ in signing.keys:  # the retired ones too: an id names one key for good
+                await check_signing_key(conn, key_id, signing.public_key(key_id))
 
     asyncio.run(check())
 

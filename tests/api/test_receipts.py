@@ -4,6 +4,7 @@ holds, and the offline verifier says so (README, "Disputes")."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 from collections.abc import AsyncIterator
@@ -17,11 +18,13 @@ from litestar import Litestar
 
 from api.app import create_app
 from api.checkpoints import Checkpointer, GameInLog, read_checkpoint
+from api.cli import _check_database, _Database
 from api.config import Settings
 from api.merkle import leaf_hash, verify_consistency, verify_inclusion
 from api.receipts import RECEIPT_TYPE, CommandReceipt, CreationReceipt, HeadReceipt, decode
 from api.signing import BadSignature, Envelope, KeyList, SigningKeys, open_envelope, public_keys
 from api.verify import cli as verify_cli
+from eventstore.log import SigningKeyConflict
 from tests.api.conftest import running_app, serve
 from tests.api.helpers import (
     Client,
@@ -249,3 +252,35 @@ async def test_a_receipt_still_verifies_once_its_key_is_retired(settings: Settin
     assert listed[old.current]["retired"] == listed[new.current]["first_used"]
     assert statement(game.created["receipt"], keys).game_id == game.id
     assert statement(later.created["receipt"], keys).game_id == later.id
+
+
+async def keys_listed(client: Client) -> list[dict[str, Any]]:
+    listed = await client.get("/v1/keys")
+    assert listed.status_code == 200, listed.text
+    keys: list[dict[str, Any]] = listed.json()["keys"]
+    return keys
+
+
+async def test_a_retired_key_whose_id_was_published_with_another_key_is_refused_at_start(
+    settings: Settings, database_url: str
+) -> None:
+    """`referee serve` checks every key it is given, not only the one that signs: a retired
+    key's id published with another public key would make old receipts contradict the list."""
+    old, new = SigningKeys.generate(), SigningKeys.generate()
+    async for client in serve(dataclasses.replace(settings, signing_keys=old)):
+        assert old.current in {key["key_id"] for key in (await keys_listed(client))}
+    another = SigningKeys.generate().entries().partition(":")[2]
+    impostor = SigningKeys.parse(f"{old.current}:{another}")
+    database = _Database(
+        app_url=database_url,
+        owner_url=None,
+        seed_keys=settings.seed_keys,
+        signing_keys=SigningKeys.parse(new.entries() + impostor.entries()),
+        embedded=False,
+    )
+    with pytest.raises(SigningKeyConflict, match=f"signing key {old.current!r} was published"):
+        await asyncio.to_thread(_check_database, database, 10)  # it runs its own loop
+    rotated = SigningKeys.parse(new.entries() + old.entries())
+    await asyncio.to_thread(
+        _check_database, dataclasses.replace(database, signing_keys=rotated), 10
+    )
