@@ -8,11 +8,14 @@ move, or the drawing where it offers one), as a person would make it.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
+import httpx
 from playwright.async_api import Browser, Page, Route, expect
 
+from api.verify import cli as verify_cli
 from tests.browser.conftest import fresh_page
 from tests.browser.playing import (
     first_listed_move,
@@ -107,3 +110,36 @@ async def test_two_people_sit_at_one_open_table_from_two_browsers(
             )
             await expect(person.locator("#viewing")).to_contain_text(f"Viewing as {name}")
         await ann.screenshot(path=str(screenshots / "play-two-people.png"), full_page=True)
+
+
+async def test_the_receipts_a_person_is_given_are_kept_and_saved_as_proof(
+    person: Page, play_server: Server, tmp_path: Path
+) -> None:
+    """Every receipt the page is given (the creation, each move) is kept in the browser; "Save
+    my receipts" saves them, with one of the game's head, as the file `referee bot` keeps, and
+    `referee verify --receipts` holds them against the game's export: they prove its record."""
+    game_id = await start_alone(person, "coyote")
+    moves = await play_to_the_end(person)
+    await expect(person.locator("#save-receipts")).to_be_visible()
+    async with person.expect_download() as downloading:
+        await person.click("#save-receipts")
+    download = await downloading.value
+    assert download.suggested_filename == f"receipts-{game_id}-seat0.json"
+    saved = tmp_path / download.suggested_filename
+    await download.save_as(saved)
+    record = json.loads(saved.read_bytes())
+    assert (record["game_id"], record["seat"]) == (game_id, 0)
+    kinds = [
+        json.loads(base64.b64decode(receipt["payload"]))["receipt"]
+        for receipt in record["receipts"]
+    ]
+    assert kinds == ["creation", *["command"] * moves, "head"], kinds
+    await expect(person.locator("#viewing")).to_contain_text(f"{moves + 2} receipts saved")
+
+    async with httpx.AsyncClient(base_url=play_server.url) as api:
+        bundle = tmp_path / "game.json"
+        bundle.write_bytes((await api.get(f"/v1/games/{game_id}/export")).content)
+        keys = tmp_path / "keys.json"
+        keys.write_bytes((await api.get("/v1/keys")).content)
+    status = verify_cli.main([str(bundle), "--keys", str(keys), "--receipts", str(saved)])
+    assert status == 0

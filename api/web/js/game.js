@@ -13,7 +13,9 @@ import { LiveStream } from "./live.js";
 import { PlayPanel, refused } from "./play.js";
 import { revealed } from "./reveal.js";
 import { Timeline } from "./timeline.js";
-import { forgetToken, freshKey, seatLink, storeToken, storedInvitation, storedToken, takeFragment } from "./seats.js";
+import {
+  forgetToken, freshKey, keepReceipt, seatLink, storeToken, storedInvitation, storedReceipts, storedToken, takeFragment,
+} from "./seats.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
 const $ = (id) => document.getElementById(id);
@@ -220,6 +222,7 @@ function renderSummary() {
   heading();
   sitting(detail);
   $("copy-seat-link").hidden = page.token === null;
+  $("save-receipts").hidden = storedReceipts(gameId).length === 0;
   play.update({ detail, token: page.token, seat: page.seat, view: detail.view });
 }
 
@@ -246,6 +249,7 @@ $("sit-form").addEventListener("submit", async (event) => {
   try {
     const granted = await postOnce(`${gamePath(gameId)}/seats`, { json: body, key: freshKey() });
     storeToken(gameId, granted.token);
+    keepReceipt(gameId, granted.receipt);
     page.token = granted.token;
     await load();
     viewing();
@@ -264,6 +268,25 @@ $("copy-seat-link").addEventListener("click", async () => {
   } catch {
     $("viewing").textContent = "The browser did not let the page copy the link.";
   }
+});
+
+// The receipts this browser was given for the game, and one of its head as it stands now, saved
+// as the file `referee bot` keeps: what a player holds in a dispute (README, "Disputes").
+$("save-receipts").addEventListener("click", async () => {
+  const receipts = [...storedReceipts(gameId)];
+  try {
+    receipts.push(await getJson(`${gamePath(gameId)}/receipt`));
+  } catch {
+    // the head's receipt is a bonus: the ones kept are saved without it
+  }
+  const record = { game_id: gameId, ...(page.seat === null ? {} : { seat: page.seat }), receipts };
+  const file = new Blob([JSON.stringify(record)], { type: "application/json" });
+  const link = h("a", { href: URL.createObjectURL(file), download: `receipts-${gameId}${page.seat === null ? "" : `-seat${page.seat}`}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  $("viewing").textContent = `${receipts.length} receipts saved: keep the file with the game's export.`;
 });
 
 /** An open table's players, seat by seat: who sits where, and the seats still open. */

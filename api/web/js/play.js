@@ -9,7 +9,7 @@ import { ApiError, gamePath, getJson, postOnce, remove } from "./api.js";
 import { plainSentence } from "./describe.js";
 import { fill, h, seatName } from "./dom.js";
 import { kindModule } from "./kinds/index.js";
-import { freshKey } from "./seats.js";
+import { freshKey, keepReceipt } from "./seats.js";
 
 const PAGE = 1000;
 const MOST = 50_000; // commands read at most (Shaman Coyote at six seats offers some 14,000)
@@ -184,6 +184,7 @@ export class PlayPanel {
     const body = { command, expected_version: this.version ?? this.detail.version };
     try {
       const result = await postOnce(`${gamePath(this.gameId)}/commands`, { token: this.token, json: body, key: freshKey() });
+      keepReceipt(this.gameId, result.receipt);
       this.busy = false;
       this.asked += 1; // an answer still on its way for the moves before is dropped
       this.offer([]);
@@ -199,7 +200,8 @@ export class PlayPanel {
 
   async leave() {
     try {
-      await remove(`${gamePath(this.gameId)}/seats/${this.seat}`, { token: this.token });
+      const left = await remove(`${gamePath(this.gameId)}/seats/${this.seat}`, { token: this.token });
+      keepReceipt(this.gameId, left?.receipt);
       this.onLeft();
     } catch (error) {
       this.refusal(refused(error));

@@ -41,6 +41,34 @@ export function takeFragment(gameId) {
   if (token || invite) history.replaceState(history.state, "", location.pathname + location.search);
 }
 
+// The receipts the referee gave this browser for a game (README, "Disputes"): kept for good in
+// the browser's own storage (localStorage), by game, as the referee signed them. They tell
+// nothing hidden and hold no token, so they may outlive the tab; the person saves them as a file
+// that `referee verify --receipts` and the front page's bundle check read.
+const receiptsKey = (gameId) => `referee.receipts.${gameId}`;
+
+/** The receipts kept for this game, oldest first. */
+export function storedReceipts(gameId) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(receiptsKey(gameId)) ?? "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return []; // storage refused, or something else under our key
+  }
+}
+
+/** Keeps the receipt of an answer that changed the game (none: nothing to keep). */
+export function keepReceipt(gameId, receipt) {
+  if (!receipt) return;
+  const kept = storedReceipts(gameId);
+  kept.push(receipt);
+  try {
+    localStorage.setItem(receiptsKey(gameId), JSON.stringify(kept));
+  } catch {
+    // storage refused or full: the receipt was still shown to the page, not kept
+  }
+}
+
 /** A link that opens this seat on another device: the token rides in the fragment only. */
 export const seatLink = (gameId, token) =>
   `${location.origin}/games/${encodeURIComponent(gameId)}#seat=${encodeURIComponent(token)}`;

@@ -5,7 +5,7 @@
 import { ApiError, gamePath, getJson, kinds, postOnce } from "./api.js";
 import { fill, h, plural } from "./dom.js";
 import { refused } from "./play.js";
-import { freshKey, storeToken, storedInvitation } from "./seats.js";
+import { freshKey, keepReceipt, storeToken, storedInvitation } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "referee.name";
@@ -51,6 +51,7 @@ async function startTable(body, refusalBox) {
   }
   const mine = created.seat_tokens[0];
   if (mine) storeToken(created.game_id, mine.token);
+  keepReceipt(created.game_id, created.receipt);
   if (created.invitation_code) {
     try {
       sessionStorage.setItem(`referee.invite.${created.game_id}`, created.invitation_code);
@@ -178,6 +179,7 @@ async function join(game, button) {
     if (invitation) body.invitation_code = invitation;
     const granted = await postOnce(`${gamePath(game.game_id)}/seats`, { json: body, key: freshKey() });
     storeToken(game.game_id, granted.token);
+    keepReceipt(game.game_id, granted.receipt);
     location.assign(`/games/${encodeURIComponent(game.game_id)}`);
   } catch (error) {
     button.disabled = false;
