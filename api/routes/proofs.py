@@ -150,9 +150,7 @@ async def log_leaves(
     the latest checkpoint. Read every page up to a checkpoint you kept and its root is rebuilt
     from them: `referee verify BUNDLE --leaves FILE --checkpoint KEPT` then finds every head of
     the game by what the leaves say, and `referee verify-log` shows a game the server no longer
-    has."""
-    if end <= start:
-        raise Problem(MALFORMED, f"The page ends at {end}, before it starts at {start}.")
+    has. A range with no leaf in it (past the log, or ending where it starts) is an empty page."""
     return await _found(_checkpointer(state).leaves(start, end))
 
 

@@ -1374,9 +1374,9 @@ async def test_a_finished_game_dropped_from_the_database_is_still_in_the_log(
 async def test_the_leaves_by_number(
     test_server: TestServer, database_url: str, seed_keys: SeedKeys
 ) -> None:
-    """Pages of at most LEAVES_PER_PAGE leaves, none past the latest checkpoint, a page that
-    ends before it starts refused (400); a leaf changed behind the server's back is refused,
-    not served (409)."""
+    """Pages of at most LEAVES_PER_PAGE leaves, none past the latest checkpoint (a range with
+    none in it: an empty page), a malformed range refused (400); a leaf changed behind the
+    server's back is refused, not served (409)."""
     async with (
         scratch_database(test_server, seed_keys) as (owner, login),
         serving(owner, login, seed_keys) as referee,
@@ -1395,7 +1395,12 @@ async def test_the_leaves_by_number(
             assert leaves == [leaf for _, _, leaf in await leaves_of(conn, table.game.id)]
         one = await referee.http.get("/v1/checkpoints/leaves", params={"start": 1, "end": 2})
         assert one.json() == {"start": 1, "leaves": [page.json()["leaves"][1]]}
-        for params in ({"start": 3, "end": 3}, {"start": -1, "end": 2}, {"start": 0}):
+        for start, end in ((3, 3), (9, 1), (2**53, 2**53)):  # nothing in the range
+            nothing = await referee.http.get(
+                "/v1/checkpoints/leaves", params={"start": start, "end": end}
+            )
+            assert nothing.json() == {"start": start, "leaves": []}, nothing.text
+        for params in ({"start": -1, "end": 2}, {"start": 0}, {"start": 0, "end": 0}):
             refused = await referee.http.get("/v1/checkpoints/leaves", params=params)
             assert_problem(refused, 400, "malformed-request")
         async with as_owner(referee) as conn, behind_the_back(conn):
