@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -66,6 +67,11 @@ OUT_OF_LINE = {
     " WHERE game_id = %(g)s RETURNING game_id, version)"
     " INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)"
     f" SELECT game_id, version, 'x', 'x', 0, {ZERO}, sha256({ZERO} || 'x') FROM moved",
+    "event of no command": "WITH moved AS (UPDATE games SET version = version + 1"
+    " WHERE game_id = %(g)s RETURNING game_id, version)"
+    " INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash, command_id)"
+    " SELECT m.game_id, m.version, 'x', 'x', 0, e.hash, sha256(e.hash || 'x'), 999 FROM moved m"
+    " JOIN events e ON e.game_id = m.game_id AND e.seq = m.version - 1",
     "event with a false hash": "WITH moved AS (UPDATE games SET version = version + 1"
     " WHERE game_id = %(g)s RETURNING game_id, version)"
     " INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)"
@@ -171,6 +177,21 @@ async def test_a_game_and_its_events_stay_in_line(
         await login.execute(statement, {"g": game_id})
     assert (await http.get(f"/v1/games/{game_id}")).json()["version"] == version
     assert await bid(http, game_id, tokens, 3) == 200  # the game plays on
+
+
+async def test_an_event_of_no_game_is_refused(login: Conn, superuser_conn: Conn) -> None:
+    """No foreign key holds an event to its game: the statement's own check does."""
+    game_id = str(uuid.uuid4())
+    with pytest.raises(psycopg.errors.RestrictViolation, match=f"game {game_id}: event 1 belongs"):
+        await login.execute(
+            "INSERT INTO events (game_id, seq, type, body, chance_cursor, prev_hash, hash)"
+            f" VALUES (%s, 1, 'x', 'x', 0, {ZERO}, sha256({ZERO} || 'x'))",
+            [game_id],
+        )
+    count = await superuser_conn.execute(
+        "SELECT count(*) FROM events WHERE game_id = %s", [game_id]
+    )
+    assert await count.fetchone() == (0,)
 
 
 def test_a_server_refuses_to_log_in_as_the_owner(owner_database_url: str, tmp_path: Path) -> None:
