@@ -10,6 +10,9 @@ At most `writers` batches are on their way at once (one connection each), so tha
 still has a statement to run while another commits; with none, each item is written alone, at
 once, by its caller. Each caller gets its own answer: the
 function that writes a batch says, per append, what became of it.
+
+Reads go together the same way (`EventStore.read` of what is newer than a game a process holds):
+the "write" of a batch is then one statement that looks at every game asked about.
 """
 
 from __future__ import annotations

@@ -11,12 +11,23 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from eventstore import AppendResult, IdempotencyKeyReused, VersionConflict
+from psycopg import AsyncConnection
+from psycopg.rows import TupleRow
+
+from eventstore import (
+    AppendResult,
+    IdempotencyKeyReused,
+    StoredEvent,
+    StreamCorrupted,
+    StreamNotFound,
+    VersionConflict,
+)
 from eventstore.pool import Pool
 from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from eventstore.types import OpenStream, SittingToken
 from tests.store.helpers import events, make_stream, seed_of, token_hash
+from tests.tamper import behind_the_back
 
 GAMES = 12
 
@@ -196,3 +207,46 @@ async def test_sittings_in_a_batch_keep_their_names_and_tokens(
     for i, game_id in enumerate(games):
         assert (await store.info(game_id)).names == [None, f"Player {i}", None]
         assert await store.token_holder(game_id, token_hash(game_id, 1)) == (1, 2)
+
+
+# -- reads of what is newer than a game held, asked together -------------------------------------
+
+
+async def test_reads_of_what_is_newer_go_together_and_each_gets_its_own_answer(
+    store_pool: Pool,
+    seed_keys: SeedKeys,
+    new_game_id: Callable[[], str],
+    superuser_conn: AsyncConnection[TupleRow],
+) -> None:
+    """A process holding games asks what is newer than each (a read after its version): asked
+    at once, they go in one statement. A game still at that version has nothing newer; one
+    moved by another process is read
+    and verified; one whose head event was deleted is a corrupt stream; an unknown one is not
+    found: each alone."""
+    store, other = EventStore(store_pool, seed_keys), EventStore(store_pool, seed_keys)
+    games = await streams(store, new_game_id, GAMES)
+    moved, damaged = games[:3], games[3]
+    for game in moved:
+        await append(other, game, 2, "elsewhere")
+    async with behind_the_back(superuser_conn):
+        await superuser_conn.execute("DELETE FROM events WHERE game_id = %s AND seq = 2", [damaged])
+    unknown = new_game_id()
+    before = store.newer_reads.batches
+
+    async def newer(game: str) -> list[StoredEvent] | Exception:
+        try:
+            return await store.read(game, after=2, verify=True)
+        except (StreamCorrupted, StreamNotFound) as error:
+            return error
+
+    answers = await asyncio.gather(*(newer(game) for game in [*games, unknown]))
+    assert store.newer_reads.batches - before == 1 and store.newer_reads.largest == GAMES + 1
+    for answer in answers[: len(moved)]:
+        assert not isinstance(answer, Exception)
+        assert [event.body for event in answer] == [b'{"elsewhere":0}', b'{"elsewhere":1}']
+    assert isinstance(answers[3], StreamCorrupted) and "event 2 is missing" in str(answers[3])
+    assert answers[4:GAMES] == [[]] * (GAMES - 4)
+    assert isinstance(answers[GAMES], StreamNotFound)
+
+    result = await append(store, games[5], 2, "here")  # and the game plays on
+    assert result.version == 4 and len(await verified(store, games[5])) == 4
