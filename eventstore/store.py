@@ -119,11 +119,11 @@ _NEW_EVENTS = """
 _CREATE = f"""
 WITH game AS (
     INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
-                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, wake_at,
-                       seating, listed, names)
+                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, idle_from,
+                       wake_at, seating, listed, names)
     VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
             %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s,
-            coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s,
+            coalesce(%(at)s, now()), coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s,
             %(seating)s, %(listed)s, %(names)s::text[])
     RETURNING game_id, version, created_at
 ), creation AS (
@@ -176,6 +176,8 @@ WITH moved AS (
            command_count = command_count + 1,
            status = coalesce(%(status)s::text, status),
            updated_at = coalesce(%(at)s, now()),
+           idle_from = CASE WHEN coalesce(%(at)s, now()) >= idle_from + interval '1 minute'
+                            THEN coalesce(%(at)s, now()) ELSE idle_from END,
            wake_at = %(wake_at)s,
            names = CASE WHEN %(set_names)s THEN %(names)s::text[] ELSE names END
      WHERE game_id = %(game_id)s AND version = %(expected)s
@@ -226,6 +228,8 @@ WITH a AS (
            command_count = g.command_count + 1,
            status = coalesce(a.status, g.status),
            updated_at = coalesce(a.at, now()),
+           idle_from = CASE WHEN coalesce(a.at, now()) >= g.idle_from + interval '1 minute'
+                            THEN coalesce(a.at, now()) ELSE g.idle_from END,
            wake_at = a.wake_at,
            names = CASE WHEN a.set_names THEN a.names ELSE g.names END
       FROM a
@@ -992,7 +996,7 @@ class EventStore:
         """Active games the server must look at `now`: due (`wake_at` passed), or with no
         command since `idle_since` (None: idleness is not looked for); none of `skip`. A
         catalogue query, by design: it reads across games, through the partial indexes of
-        migration 0007."""
+        migrations 0007 and 0012 (idleness by `idle_from`, then exactly by `updated_at`)."""
         query = """
         (SELECT game_id FROM games
           WHERE status IN ('waiting', 'active') AND wake_at IS NOT NULL AND wake_at <= %(now)s
@@ -1000,9 +1004,9 @@ class EventStore:
           ORDER BY wake_at LIMIT %(limit)s)
         UNION
         (SELECT game_id FROM games
-          WHERE status = 'active' AND updated_at <= %(idle_since)s
-            AND game_id <> ALL(%(skip)s::text[])
-          ORDER BY updated_at LIMIT %(limit)s)
+          WHERE status = 'active' AND idle_from <= %(idle_since)s
+            AND updated_at <= %(idle_since)s AND game_id <> ALL(%(skip)s::text[])
+          ORDER BY idle_from LIMIT %(limit)s)
         """
         async with self._connection() as conn, conn.cursor() as cursor:
             params = {"limit": limit, "now": now, "idle_since": idle_since, "skip": list(skip)}
