@@ -133,6 +133,7 @@ class Checkpointer:
                 if writer is None:
                     return None
                 size = await writer.size()
+                await self._only_signed_leaves(size)
                 heads, skipped = await writer.changed_heads()
                 if skipped:
                     log.warning("games left out of the log: no key opens their seed", games=skipped)
@@ -159,6 +160,19 @@ class Checkpointer:
             raise
         log.info("checkpoint signed", size=checkpoint.size, games=len(leaves))
         return checkpoint
+
+    async def _only_signed_leaves(self, size: int) -> None:
+        """Raise LogCorrupted unless the log's `size` leaves are exactly those of its latest
+        checkpoint: the referee adds leaves and signs them in one transaction, so a leaf past
+        it was written by someone else, and a checkpoint missing from the end was removed.
+        Either way the referee signs nothing over the log."""
+        latest = await self._store.checkpoint()
+        signed = 0 if latest is None else latest.size
+        if size != signed:
+            raise LogCorrupted(
+                f"the log holds {size} leaves and its latest checkpoint {signed}: leaves were "
+                "added or checkpoints removed behind the referee's back"
+            )
 
     def _signed(self, tree: MerkleTree) -> StoredCheckpoint:
         signed_at = self._clock()

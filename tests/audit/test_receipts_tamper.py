@@ -1407,3 +1407,43 @@ async def test_the_leaves_by_number(
             await conn.execute("UPDATE log_leaves SET leaf = leaf || 'x'::bytea WHERE idx = 0")
         refused = await referee.http.get("/v1/checkpoints/leaves", params={"start": 0, "end": 1})
         assert_problem(refused, 409, "corrupt-log")
+
+
+async def test_a_leaf_written_beside_the_referee_or_a_checkpoint_removed_is_never_signed(
+    test_server: TestServer, database_url: str, seed_keys: SeedKeys
+) -> None:
+    """A leaf the owner adds after the latest checkpoint (a forged head of some game), or the
+    latest checkpoint's row deleted: the referee signs nothing more over that log
+    (LogCorrupted), whichever process looks."""
+    async with (
+        scratch_database(test_server, seed_keys) as (owner, login),
+        serving(owner, login, seed_keys) as referee,
+    ):
+        table, logged = await game_in_two_checkpoints(referee)
+        size = await latest_size(referee)
+        async with as_owner(referee) as conn:
+            (_, version, leaf), *_ = await leaves_of(conn, table.game.id)
+            async with behind_the_back(conn):
+                await conn.execute(
+                    "INSERT INTO log_leaves (idx, game_id, version, leaf) VALUES (%s, %s, %s, %s)",
+                    [size, table.game.id, 999, leaf],
+                )
+        later = await new_table(referee.http, "coyote", 3)
+        with pytest.raises(
+            LogCorrupted, match=f"holds {size + 1} leaves and its latest checkpoint {size}"
+        ):
+            await referee.checkpointer.checkpoint_now()
+        async with as_owner(referee) as conn, behind_the_back(conn):
+            await conn.execute("DELETE FROM log_leaves WHERE idx = %s", [size])
+        assert await referee.checkpointer.checkpoint_now() is not None  # as it was: it signs
+        grown = await latest_size(referee)
+        async with as_owner(referee) as conn, behind_the_back(conn):
+            await conn.execute("DELETE FROM checkpoints WHERE size = %s", [grown])
+        await new_table(referee.http, "coyote", 3)
+        with pytest.raises(LogCorrupted, match=f"its latest checkpoint {size}"):
+            await referee.checkpointer.checkpoint_now()
+        async with as_owner(referee) as conn:
+            assert [v for _, v, _ in await leaves_of(conn, later.game.id)] == [
+                later.game.created["version"]
+            ]
+        assert logged and version == logged[0]
