@@ -352,7 +352,10 @@ class _Bot:
         try:
             summary = await self.play()
         except BaseException as error:
-            kept = self._keep(directory)
+            try:
+                kept = self._keep(directory)
+            except BotError:  # the error that stopped it is the one to tell
+                kept = None
             if isinstance(error, BotError):
                 error.receipts = kept
             raise
@@ -366,8 +369,11 @@ class _Bot:
     def write_receipts(self, directory: Path, seat: Seat) -> Path:
         path = directory / f"receipts-{self._game_id}-seat{seat}.json"
         record = {"game_id": self._game_id, "seat": seat, "receipts": self.receipts}
-        directory.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(msgspec.json.encode(record))
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(msgspec.json.encode(record))
+        except OSError as error:
+            raise BotError(f"its receipts could not be kept in {directory}: {error}") from None
         return path
 
     async def keep_head(self) -> None:

@@ -24,6 +24,7 @@ is still legal there, as every other seat's choice leaves it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import importlib
 import random
@@ -249,9 +250,10 @@ def play_policy(
             summary = dataclasses.replace(summary, receipts=backend.keep_receipts(receipts))
     except BaseException as error:
         if receipts is not None and backend.bot.receipts:  # what it has so far
-            path = backend.bot.write_receipts(receipts, backend.played_seats[0])
-            if isinstance(error, BotError):
-                error.receipts = path
+            with contextlib.suppress(BotError):  # the error that stopped it is the one to tell
+                path = backend.bot.write_receipts(receipts, backend.played_seats[0])
+                if isinstance(error, BotError):
+                    error.receipts = path
         raise
     finally:
         env.close()

@@ -177,7 +177,9 @@ def _with_proofs(report: AuditReport, bundle: Bundle, args: argparse.Namespace) 
     if args.leaves is not None and args.checkpoint is None:
         raise UnusableProof("--leaves are held against a checkpoint you kept: --checkpoint FILE")
     if args.keys is None:
-        raise UnusableProof("--receipts and --log need the referee's public keys: --keys FILE")
+        raise UnusableProof(
+            "--receipts, --log and --leaves need the referee's public keys: --keys FILE"
+        )
     keys = read_keys(args.keys.read_bytes(), str(args.keys))
     checks: list[CheckResult] = []
     if args.receipts:

@@ -354,13 +354,13 @@ def check_log(
             )
         confirmed = max(confirmed, statement.version)
     if (missing := _missing_head(bundle, checkpoint, confirmed)) is not None:
-        return LOG.failed(missing, confirmed + 1)
+        return LOG.failed(missing)  # the events after `confirmed`: a span, no one event
     if kept is not None:  # what the kept checkpoint held must be among its own leaves
         older = signed_checkpoint(kept, keys, "the kept checkpoint")
         within = [e.index for e in proof.entries if e.index < older.size]
         held = max((_version(proof, index) for index in within), default=0)
         if (missing := _missing_head(bundle, older, held)) is not None:
-            return LOG.failed(missing, held + 1)
+            return LOG.failed(missing)
     if not proof.entries:
         return LOG.partial(
             f"Checkpoint {checkpoint.size} holds no head of this game yet.{extended}"
@@ -514,10 +514,12 @@ def read_leaves(data: bytes, name: str) -> list[bytes]:
         while (at := _skip_space(text, at)) < len(text):
             document, at = decoder.raw_decode(text, at)
             pages.append(msgspec.convert(document, LeafPage))
-    except (ValueError, msgspec.ValidationError) as error:
+    except (ValueError, RecursionError, msgspec.ValidationError) as error:
         raise UnusableProof(f"{name}: not pages of the log's leaves: {error}") from None
     leaves: list[bytes] = []
     for page in sorted(pages, key=lambda page: page.start):
+        if page.start < 0:
+            raise UnusableProof(f"{name}: a page starts at leaf {page.start}")
         if page.start > len(leaves):
             raise UnusableProof(f"{name}: leaves {len(leaves)}..{page.start - 1} are missing")
         leaves += [_b64(leaf, name) for leaf in page.leaves[len(leaves) - page.start :]]
@@ -582,7 +584,7 @@ def check_leaves(bundle: Bundle, leaves: Sequence[bytes], kept: Checkpoint) -> C
             )
         confirmed = max(confirmed, head.statement.version)
     if (missing := _missing_head(bundle, kept, confirmed)) is not None:
-        return LEAVES.failed(missing, confirmed + 1)
+        return LEAVES.failed(missing)
     if not heads:
         return LEAVES.partial(f"The {kept.size} leaves of your checkpoint hold no head of it.")
     held = counted(len(heads), "head")

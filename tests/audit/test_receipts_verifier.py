@@ -28,6 +28,7 @@ from api.verify.receipts import (
     check_log,
     check_pair,
     check_receipts,
+    read_leaves,
     signed_receipts,
 )
 from tests.servers import TEST_SIGNING_KEYS
@@ -134,3 +135,24 @@ def test_two_checkpoints_of_one_size_are_a_rewritten_log(bundle: Bundle) -> None
     assert not extends and "Two different checkpoints of size 2" in detail
     with pytest.raises(UnusableProof, match=r"\?first=3"):
         check_pair(honest, PUBLIC, "pair.json", checkpoint(bigger, at))
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "not pages of the log's leaves"),
+        (b'{"start": -1, "leaves": []}', "a page starts at leaf -1"),
+        (b'{"start": 2, "leaves": ["AA=="]}', "leaves 0..1 are missing"),
+        (b'{"start": 0, "leaves": ["not base64!"]}', "a leaf is not base64"),
+        (b'{"start": 0, "leaves": []} nonsense', "not pages of the log's leaves"),
+    ],
+)
+def test_a_file_that_is_not_the_logs_leaves_is_no_evidence(data: bytes, said: str) -> None:
+    with pytest.raises(UnusableProof, match=said):
+        read_leaves(data, "leaves.json")
+
+
+def test_pages_read_in_any_order_and_overlapping_give_the_leaves_once() -> None:
+    later = b'{"start": 2, "leaves": ["Ag==", "Aw=="]}'
+    pages = later + b'\n{"start": 0, "leaves": ["AA==", "AQ==", "Ag=="]}'
+    assert read_leaves(pages, "leaves.json") == [b"\0", b"\1", b"\2", b"\3"]

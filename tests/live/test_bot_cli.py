@@ -641,3 +641,16 @@ def test_options_that_do_not_go_together_are_a_usage_error(
     )
     assert done.returncode == 2, done
     assert done.stdout == "" and said in done.stderr, done.stderr
+
+
+def test_receipts_that_cannot_be_kept_are_said_in_one_line(server: Server, tmp_path: Path) -> None:
+    """`--receipts` naming a file, not a directory: each bot plays its game out and then says,
+    in one line, that its receipts could not be kept there (exit 1), rather than a traceback."""
+    game = create(server.url, "coyote", seats=3)
+    taken = tmp_path / "not-a-directory"
+    taken.write_text("")
+    bots = start_bots(server.url, game, "--receipts", str(taken))
+    for bot in bots:
+        out, err = bot.communicate(timeout=BOT_PATIENCE)
+        done = subprocess.CompletedProcess(bot.args, bot.returncode, out, err)
+        refused_in_one_line(done, f"its receipts could not be kept in {taken}")
