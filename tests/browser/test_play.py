@@ -8,9 +8,11 @@ move, or the drawing where it offers one), as a person would make it.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 from playwright.async_api import Browser, Page, Route, expect
@@ -143,3 +145,52 @@ async def test_the_receipts_a_person_is_given_are_kept_and_saved_as_proof(
         keys.write_bytes((await api.get("/v1/keys")).content)
     status = verify_cli.main([str(bundle), "--keys", str(keys), "--receipts", str(saved)])
     assert status == 0
+
+
+async def saved_receipts(page: Page, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """What "Save my receipts" saves: the file, and what it holds."""
+    await expect(page.locator("#save-receipts")).to_be_visible()
+    async with page.expect_download() as downloading:
+        await page.click("#save-receipts")
+    download = await downloading.value
+    saved = tmp_path / download.suggested_filename
+    await download.save_as(saved)
+    record: dict[str, Any] = json.loads(saved.read_bytes())
+    return saved, record
+
+
+async def test_two_seats_played_from_one_browser_keep_their_own_receipts(
+    person: Page, play_server: Server, tmp_path: Path
+) -> None:
+    """Ann opens a table and Bob joins it from another tab of the same browser (one storage):
+    each seat's saved file holds that seat's receipts only (Ann's creation, Bob's sitting, each
+    one's moves), and each verifies against the game."""
+    ann = person
+    await ann.goto("/")
+    await ann.fill("#my-name", "Ann")
+    await ann.locator("details summary").first.click()
+    await ann.select_option("#start-kind", "coyote")
+    await ann.select_option("#start-seats", "3")
+    await ann.select_option('[data-seat="1"]', "player")
+    await ann.select_option('[data-seat="2"]', "greedy")
+    await ann.click("#start-form button[type=submit]")
+    await ann.wait_for_url("**/games/*", timeout=PATIENCE_MS)
+    game_id = ann.url.rsplit("/", 1)[-1]
+    bob = await ann.context.new_page()
+    await join_from_front_page(bob, game_id, "Bob")
+    await asyncio.gather(play_to_the_end(ann), play_to_the_end(bob))
+
+    async with httpx.AsyncClient(base_url=play_server.url) as api:
+        bundle = tmp_path / "game.json"
+        bundle.write_bytes((await api.get(f"/v1/games/{game_id}/export")).content)
+        keys = tmp_path / "keys.json"
+        keys.write_bytes((await api.get("/v1/keys")).content)
+    for page, seat, first in ((ann, 0, "creation"), (bob, 1, "command")):
+        saved, record = await saved_receipts(page, tmp_path)
+        assert saved.name == f"receipts-{game_id}-seat{seat}.json"
+        statements = [json.loads(base64.b64decode(r["payload"])) for r in record["receipts"]]
+        assert statements[0]["receipt"] == first and statements[-1]["receipt"] == "head"
+        commands = [s for s in statements[1:-1] if s["receipt"] == "command"]
+        assert commands and {s["seat"] for s in commands} == {seat}, statements
+        argv = [str(bundle), "--keys", str(keys), "--receipts", str(saved)]
+        assert verify_cli.main(argv) == 0

@@ -222,7 +222,7 @@ function renderSummary() {
   heading();
   sitting(detail);
   $("copy-seat-link").hidden = page.token === null;
-  $("save-receipts").hidden = storedReceipts(gameId).length === 0;
+  $("save-receipts").hidden = storedReceipts(gameId, page.seat).length === 0;
   play.update({ detail, token: page.token, seat: page.seat, view: detail.view });
 }
 
@@ -249,7 +249,7 @@ $("sit-form").addEventListener("submit", async (event) => {
   try {
     const granted = await postOnce(`${gamePath(gameId)}/seats`, { json: body, key: freshKey() });
     storeToken(gameId, granted.token);
-    keepReceipt(gameId, granted.receipt);
+    keepReceipt(gameId, granted.seat, granted.receipt);
     page.token = granted.token;
     await load();
     viewing();
@@ -273,7 +273,7 @@ $("copy-seat-link").addEventListener("click", async () => {
 // The receipts this browser was given for the game, and one of its head as it stands now, saved
 // as the file `referee bot` keeps: what a player holds in a dispute (README, "Disputes").
 $("save-receipts").addEventListener("click", async () => {
-  const receipts = [...storedReceipts(gameId)];
+  const receipts = [...storedReceipts(gameId, page.seat)];
   try {
     receipts.push(await getJson(`${gamePath(gameId)}/receipt`));
   } catch {

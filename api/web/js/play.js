@@ -184,7 +184,7 @@ export class PlayPanel {
     const body = { command, expected_version: this.version ?? this.detail.version };
     try {
       const result = await postOnce(`${gamePath(this.gameId)}/commands`, { token: this.token, json: body, key: freshKey() });
-      keepReceipt(this.gameId, result.receipt);
+      keepReceipt(this.gameId, this.seat, result.receipt);
       this.busy = false;
       this.asked += 1; // an answer still on its way for the moves before is dropped
       this.offer([]);
@@ -201,7 +201,7 @@ export class PlayPanel {
   async leave() {
     try {
       const left = await remove(`${gamePath(this.gameId)}/seats/${this.seat}`, { token: this.token });
-      keepReceipt(this.gameId, left?.receipt);
+      keepReceipt(this.gameId, this.seat, left?.receipt);
       this.onLeft();
     } catch (error) {
       this.refusal(refused(error));

@@ -42,15 +42,16 @@ export function takeFragment(gameId) {
 }
 
 // The receipts the referee gave this browser for a game (README, "Disputes"): kept for good in
-// the browser's own storage (localStorage), by game, as the referee signed them. They tell
-// nothing hidden and hold no token, so they may outlive the tab; the person saves them as a file
-// that `referee verify --receipts` and the front page's bundle check read.
-const receiptsKey = (gameId) => `referee.receipts.${gameId}`;
+// the browser's own storage (localStorage), by game and seat (two seats played from one browser
+// keep two lists), as the referee signed them. They tell nothing hidden and hold no token, so
+// they may outlive the tab; the person saves them as a file that `referee verify --receipts`
+// and the front page's bundle check read.
+const receiptsKey = (gameId, seat) => `referee.receipts.${gameId}.${seat ?? "none"}`;
 
-/** The receipts kept for this game, oldest first. */
-export function storedReceipts(gameId) {
+/** The receipts kept for this game and seat (null: given to a creator who took no seat). */
+export function storedReceipts(gameId, seat) {
   try {
-    const kept = JSON.parse(localStorage.getItem(receiptsKey(gameId)) ?? "[]");
+    const kept = JSON.parse(localStorage.getItem(receiptsKey(gameId, seat)) ?? "[]");
     return Array.isArray(kept) ? kept : [];
   } catch {
     return []; // storage refused, or something else under our key
@@ -58,12 +59,12 @@ export function storedReceipts(gameId) {
 }
 
 /** Keeps the receipt of an answer that changed the game (none: nothing to keep). */
-export function keepReceipt(gameId, receipt) {
+export function keepReceipt(gameId, seat, receipt) {
   if (!receipt) return;
-  const kept = storedReceipts(gameId);
+  const kept = storedReceipts(gameId, seat);
   kept.push(receipt);
   try {
-    localStorage.setItem(receiptsKey(gameId), JSON.stringify(kept));
+    localStorage.setItem(receiptsKey(gameId, seat), JSON.stringify(kept));
   } catch {
     // storage refused or full: the receipt was still shown to the page, not kept
   }

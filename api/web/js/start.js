@@ -51,7 +51,7 @@ async function startTable(body, refusalBox) {
   }
   const mine = created.seat_tokens[0];
   if (mine) storeToken(created.game_id, mine.token);
-  keepReceipt(created.game_id, created.receipt);
+  keepReceipt(created.game_id, mine?.seat ?? null, created.receipt);
   if (created.invitation_code) {
     try {
       sessionStorage.setItem(`referee.invite.${created.game_id}`, created.invitation_code);
@@ -179,7 +179,7 @@ async function join(game, button) {
     if (invitation) body.invitation_code = invitation;
     const granted = await postOnce(`${gamePath(game.game_id)}/seats`, { json: body, key: freshKey() });
     storeToken(game.game_id, granted.token);
-    keepReceipt(game.game_id, granted.receipt);
+    keepReceipt(game.game_id, granted.seat, granted.receipt);
     location.assign(`/games/${encodeURIComponent(game.game_id)}`);
   } catch (error) {
     button.disabled = false;
