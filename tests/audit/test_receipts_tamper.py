@@ -332,18 +332,22 @@ class Run:
         return re.search(rf"^\w+ +{re.escape(check_id)}\b", self.out, re.MULTILINE) is not None
 
 
-def verify(capsys: pytest.CaptureFixture[str], *argv: object) -> Run:
+def ran(
+    capsys: pytest.CaptureFixture[str], command: Callable[[list[str]], int], *argv: object
+) -> Run:
+    """A verifier command run in process, with what it printed."""
     capsys.readouterr()
-    status = verify_cli.main([str(arg) for arg in argv])
+    status = command([str(arg) for arg in argv])
     captured = capsys.readouterr()
     return Run(status, captured.out, captured.err)
+
+
+def verify(capsys: pytest.CaptureFixture[str], *argv: object) -> Run:
+    return ran(capsys, verify_cli.main, *argv)
 
 
 def verify_pair(capsys: pytest.CaptureFixture[str], pair: Path, keys: Path) -> Run:
-    capsys.readouterr()
-    status = verify_cli.main_pair([str(pair), "--keys", str(keys)])
-    captured = capsys.readouterr()
-    return Run(status, captured.out, captured.err)
+    return ran(capsys, verify_cli.main_pair, pair, "--keys", keys)
 
 
 def statements(path: Path) -> list[tuple[str, Any]]:
@@ -1247,10 +1251,7 @@ async def every_leaf(referee: Referee, tmp_path: Path, size: int) -> Path:
 
 
 def verify_log(capsys: pytest.CaptureFixture[str], *argv: object) -> Run:
-    capsys.readouterr()
-    status = verify_cli.main_log([str(arg) for arg in argv])
-    captured = capsys.readouterr()
-    return Run(status, captured.out, captured.err)
+    return ran(capsys, verify_cli.main_log, *argv)
 
 
 async def test_a_finished_game_rewritten_and_its_old_leaves_filed_under_another_game(

@@ -21,6 +21,21 @@ async def start_alone(page: Page, kind: str, name: str = "Ada") -> str:
     return page.url.rsplit("/", 1)[-1]
 
 
+async def open_a_table(page: Page, name: str, kind: str, others: list[str]) -> str:
+    """Open a table from `/` under `name` (seat 0), its other seats as `others` says ("player":
+    open to a person, or a bot's strategy); the game's id, once its page is open."""
+    await page.goto("/")
+    await page.fill("#my-name", name)
+    await page.locator("details summary").first.click()
+    await page.select_option("#start-kind", kind)
+    await page.select_option("#start-seats", str(len(others) + 1))
+    for seat, other in enumerate(others, start=1):
+        await page.select_option(f'[data-seat="{seat}"]', other)
+    await page.click("#start-form button[type=submit]")
+    await page.wait_for_url("**/games/*", timeout=PATIENCE_MS)
+    return page.url.rsplit("/", 1)[-1]
+
+
 async def join_from_front_page(page: Page, game_id: str, name: str) -> None:
     """Sit at a waiting table under `name` with the front page's Join button."""
     await page.goto("/")

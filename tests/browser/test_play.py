@@ -22,6 +22,7 @@ from tests.browser.conftest import fresh_page
 from tests.browser.playing import (
     first_listed_move,
     join_from_front_page,
+    open_a_table,
     play_to_the_end,
     start_alone,
 )
@@ -93,16 +94,7 @@ async def test_two_people_sit_at_one_open_table_from_two_browsers(
     browser: Browser, play_server: Server, screenshots: Path
 ) -> None:
     async with fresh_page(browser, play_server) as ann, fresh_page(browser, play_server) as bob:
-        await ann.goto("/")
-        await ann.fill("#my-name", "Ann")
-        await ann.locator("details summary").first.click()
-        await ann.select_option("#start-kind", "wind-river")
-        await ann.select_option("#start-seats", "3")
-        await ann.select_option('[data-seat="1"]', "player")
-        await ann.select_option('[data-seat="2"]', "greedy")
-        await ann.click("#start-form button[type=submit]")
-        await ann.wait_for_url("**/games/*", timeout=PATIENCE_MS)
-        game_id = ann.url.rsplit("/", 1)[-1]
+        game_id = await open_a_table(ann, "Ann", "wind-river", ["player", "greedy"])
         await expect(ann.locator("#outcome .waiting")).to_contain_text("Waiting for 1 player")
 
         await join_from_front_page(bob, game_id, "Bob")
@@ -166,16 +158,7 @@ async def test_two_seats_played_from_one_browser_keep_their_own_receipts(
     each seat's saved file holds that seat's receipts only (Ann's creation, Bob's sitting, each
     one's moves), and each verifies against the game."""
     ann = person
-    await ann.goto("/")
-    await ann.fill("#my-name", "Ann")
-    await ann.locator("details summary").first.click()
-    await ann.select_option("#start-kind", "coyote")
-    await ann.select_option("#start-seats", "3")
-    await ann.select_option('[data-seat="1"]', "player")
-    await ann.select_option('[data-seat="2"]', "greedy")
-    await ann.click("#start-form button[type=submit]")
-    await ann.wait_for_url("**/games/*", timeout=PATIENCE_MS)
-    game_id = ann.url.rsplit("/", 1)[-1]
+    game_id = await open_a_table(ann, "Ann", "coyote", ["player", "greedy"])
     bob = await ann.context.new_page()
     await join_from_front_page(bob, game_id, "Bob")
     await asyncio.gather(play_to_the_end(ann), play_to_the_end(bob))
