@@ -1,8 +1,11 @@
 """Checkpoints: the referee's signed heads of a log of every game's head (README, "Disputes").
 
-The log is a Merkle tree (RFC 9162, `api.merkle`) whose leaves are head statements: the bytes
-of a head receipt's payload (`api.receipts.HeadReceipt`), which pin a game's history up to a
-version without telling anything hidden. Every `interval` one process appends a leaf for each
+The log is a Merkle tree (RFC 9162, `api.merkle`) whose leaves are head statements
+(`LoggedHead`): what a head receipt says (`api.receipts.HeadReceipt`), pinning a game's history
+up to a version without telling anything hidden, but naming the game by a hash of its id, so
+that the log, which anyone may read leaf by leaf, lists no game's id (a private table's stays
+unlisted). Logs begun before that hold head receipts' payloads; both are read. Every
+`interval` one process appends a leaf for each
 game whose head changed since its last leaf (every one: a head recorded before a checkpoint
 began is in it), and signs the new tree head, `{"size", "root",
 "signed_at"}`, in a DSSE envelope of type `application/vnd.referee.checkpoint+json`.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 from collections.abc import Sequence
 from typing import Annotated, Final
 
@@ -24,7 +28,7 @@ import msgspec
 import structlog
 
 from api.merkle import MerkleTree, leaf_hash
-from api.receipts import Time, encode, head_receipt
+from api.receipts import GameStatus, HeadReceipt, Pin, Time, decode, head_receipt
 from api.service import Clock
 from api.signing import Envelope, SigningKeys
 from eventstore.log import LogStore, StoredCheckpoint
@@ -34,6 +38,63 @@ CHECKPOINT_TYPE: Final = "application/vnd.referee.checkpoint+json"
 log = structlog.get_logger("referee.checkpoints")
 
 Hash = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$", description="SHA-256, hex.")]
+
+
+class LoggedHead(msgspec.Struct, frozen=True, kw_only=True, tag_field="leaf", tag="head"):
+    """A leaf of the log: a game's head as its head receipt states it, the game named by
+    `game_tag` of its id rather than by the id."""
+
+    game: Hash  # game_tag(game id)
+    version: int
+    head: Pin
+    recorded_at: Time
+    status: GameStatus
+
+
+_LEAF_DECODER = msgspec.json.Decoder(LoggedHead)
+
+
+def game_tag(game_id: str) -> str:
+    """How a leaf names a game: SHA-256("referee.log" 0x00 game id), hex."""
+    return hashlib.sha256(b"referee.log\x00" + game_id.encode()).hexdigest()
+
+
+def logged_head(head: HeadReceipt) -> bytes:
+    """The leaf of a game's head (the bytes hashed into the tree)."""
+    leaf = LoggedHead(
+        game=game_tag(head.game_id),
+        version=head.version,
+        head=head.head,
+        recorded_at=head.recorded_at,
+        status=head.status,
+    )
+    return msgspec.json.encode(leaf)
+
+
+def read_leaf(leaf: bytes, game_id: str) -> HeadReceipt | None:
+    """The head a leaf states of `game_id`, as its head receipt would; None for a leaf of
+    another game or of no kind this referee writes."""
+    try:
+        logged = _LEAF_DECODER.decode(leaf)
+    except ValueError:  # a log begun before leaves named games by a hash: a head receipt
+        try:
+            statement = decode(leaf)
+        except ValueError:
+            return None
+        return (
+            statement
+            if isinstance(statement, HeadReceipt) and statement.game_id == game_id
+            else None
+        )
+    if logged.game != game_tag(game_id):
+        return None
+    return HeadReceipt(
+        game_id=game_id,
+        version=logged.version,
+        head=logged.head,
+        recorded_at=logged.recorded_at,
+        status=logged.status,
+    )
 
 
 class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
@@ -143,7 +204,7 @@ class Checkpointer:
                     (
                         head.head.game_id,
                         head.head.version,
-                        encode(head_receipt(head.head, head.seed)),
+                        logged_head(head_receipt(head.head, head.seed)),
                     )
                     for head in heads
                 ]

@@ -24,7 +24,14 @@ from datetime import timedelta
 import msgspec
 
 from api.bundle import Bundle
-from api.checkpoints import CHECKPOINT_TYPE, Checkpoint, CheckpointPair, GameInLog, LeafPage
+from api.checkpoints import (
+    CHECKPOINT_TYPE,
+    Checkpoint,
+    CheckpointPair,
+    GameInLog,
+    LeafPage,
+    read_leaf,
+)
 from api.merkle import ProofError, leaf_hash, root_of, verify_consistency, verify_inclusion
 from api.receipts import (
     RECEIPT_TYPE,
@@ -337,11 +344,8 @@ def check_log(
                 f"Leaf {entry.index} is not in the signed tree of size {checkpoint.size}: "
                 f"{error} The log was changed after the checkpoint was signed."
             )
-        try:
-            statement = decode(leaf)
-        except ValueError:
-            return LOG.failed(f"Leaf {entry.index} is not a head statement.")
-        if not isinstance(statement, HeadReceipt) or statement.game_id != bundle.game_id:
+        statement = read_leaf(leaf, bundle.game_id)
+        if statement is None:
             return LOG.failed(f"Leaf {entry.index} is not a head of this game.")
         found = contradiction(bundle, statement, seed)
         if found is not None:
@@ -358,7 +362,7 @@ def check_log(
     if kept is not None:  # what the kept checkpoint held must be among its own leaves
         older = signed_checkpoint(kept, keys, "the kept checkpoint")
         within = [e.index for e in proof.entries if e.index < older.size]
-        held = max((_version(proof, index) for index in within), default=0)
+        held = max((_version(proof, index, bundle.game_id) for index in within), default=0)
         if (missing := _missing_head(bundle, older, held)) is not None:
             return LOG.failed(missing)
     if not proof.entries:
@@ -377,10 +381,12 @@ def check_log(
     )
 
 
-def _version(proof: GameInLog, index: int) -> int:
+def _version(proof: GameInLog, index: int, game_id: str) -> int:
     """The version of the proof's leaf `index` (already read as a head of the game)."""
     leaf = next(entry.leaf for entry in proof.entries if entry.index == index)
-    return decode(base64.b64decode(leaf)).version
+    statement = read_leaf(base64.b64decode(leaf), game_id)
+    assert statement is not None  # each entry was read as a head of the game first
+    return statement.version
 
 
 def _missing_head(bundle: Bundle, checkpoint: Checkpoint, logged: int) -> str | None:
@@ -501,7 +507,7 @@ def _hashes(path: Sequence[str], name: str) -> list[bytes]:
 
 
 @dataclass(frozen=True)
-class LoggedHead:
+class LeafOfGame:
     index: int  # the leaf's number
     statement: HeadReceipt
 
@@ -543,16 +549,12 @@ def rebuilds(leaves: Sequence[bytes], checkpoint: Checkpoint, name: str) -> bool
     return root == bytes.fromhex(checkpoint.root)
 
 
-def heads_in(leaves: Sequence[bytes], game_id: str) -> list[LoggedHead]:
+def heads_in(leaves: Sequence[bytes], game_id: str) -> list[LeafOfGame]:
     """Every leaf that is a head statement of `game_id`, by what it says, oldest first."""
     heads = []
     for index, leaf in enumerate(leaves):
-        try:
-            statement = decode(leaf)
-        except ValueError:  # a leaf of another kind says nothing of this game
-            continue
-        if isinstance(statement, HeadReceipt) and statement.game_id == game_id:
-            heads.append(LoggedHead(index, statement))
+        if (statement := read_leaf(leaf, game_id)) is not None:
+            heads.append(LeafOfGame(index, statement))
     return heads
 
 

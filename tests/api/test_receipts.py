@@ -17,7 +17,7 @@ import pytest
 from litestar import Litestar
 
 from api.app import create_app
-from api.checkpoints import Checkpointer, GameInLog, read_checkpoint
+from api.checkpoints import Checkpointer, GameInLog, read_checkpoint, read_leaf
 from api.cli import _check_database, _Database
 from api.config import Settings
 from api.merkle import leaf_hash, verify_consistency, verify_inclusion
@@ -178,7 +178,9 @@ async def test_checkpoints_prove_a_games_heads_and_extend_each_other(
     proof = await client.get(f"{game.url}/inclusion", params={"since": first.size})
     assert proof.status_code == 200, proof.text
     held = msgspec.convert(proof.json(), GameInLog)
-    versions = [decode(base64.b64decode(entry.leaf)).version for entry in held.entries]
+    heads = [read_leaf(base64.b64decode(entry.leaf), game.id) for entry in held.entries]
+    versions = [head.version for head in heads if head is not None]
+    assert len(versions) == len(heads)  # each leaf a head of this game
     assert versions == sorted(versions) and len(versions) >= 2
     root = bytes.fromhex(read_checkpoint(base64.b64decode(held.checkpoint.payload)).root)
     for entry in held.entries:

@@ -5,6 +5,8 @@ or the log was changed, and what it refuses as no evidence at all."""
 from __future__ import annotations
 
 import base64
+import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +21,8 @@ from api.checkpoints import (
     ConsistencyPath,
     GameInLog,
     LogEntry,
+    logged_head,
+    read_leaf,
 )
 from api.merkle import MerkleTree, leaf_hash
 from api.receipts import GameStatus, HeadReceipt, Notary, encode, head_pin, pin_key
@@ -63,8 +67,10 @@ def checkpoint(tree: MerkleTree, at: datetime) -> Envelope:
     return KEYS.sign(CHECKPOINT_TYPE, msgspec.json.encode(statement))
 
 
-def logged(bundle: Bundle, versions: list[int]) -> tuple[MerkleTree, list[LogEntry]]:
-    leaves = [encode(head(bundle, version)) for version in versions]
+def logged(
+    bundle: Bundle, versions: list[int], *, leaf: Callable[[HeadReceipt], bytes] = logged_head
+) -> tuple[MerkleTree, list[LogEntry]]:
+    leaves = [leaf(head(bundle, version)) for version in versions]
     tree = MerkleTree(leaf_hash(leaf) for leaf in leaves)
     entries = [
         LogEntry(
@@ -156,3 +162,18 @@ def test_pages_read_in_any_order_and_overlapping_give_the_leaves_once() -> None:
     later = b'{"start": 2, "leaves": ["Ag==", "Aw=="]}'
     pages = later + b'\n{"start": 0, "leaves": ["AA==", "AQ==", "Ag=="]}'
     assert read_leaves(pages, "leaves.json") == [b"\0", b"\1", b"\2", b"\3"]
+
+
+def test_a_log_begun_before_leaves_named_games_by_a_hash_still_verifies(bundle: Bundle) -> None:
+    """Leaves that are head receipts' payloads (naming the game by its id) are read as well as
+    the leaves of today, which name it by a hash; a leaf of another game is no head of it."""
+    versions = [4, bundle.version]
+    for leaf in (encode, logged_head):
+        tree, entries = logged(bundle, versions, leaf=leaf)
+        signed = checkpoint(tree, bundle.events[-1].recorded_at + timedelta(minutes=5))
+        whole = GameInLog(game_id=bundle.game_id, checkpoint=signed, entries=entries)
+        assert check_log(bundle, whole, PUBLIC, None, "log.json").verdict == "passed"
+    other = msgspec.structs.replace(head(bundle, 4), game_id=str(uuid.uuid4()))
+    assert read_leaf(logged_head(other), bundle.game_id) is None
+    assert read_leaf(encode(other), bundle.game_id) is None
+    assert bundle.game_id.encode() not in logged_head(head(bundle, 4))
