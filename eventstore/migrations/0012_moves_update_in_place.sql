@@ -11,7 +11,7 @@
 
 ALTER TABLE games ADD COLUMN idle_from timestamptz;
 UPDATE games SET idle_from = updated_at;
-ALTER TABLE games ALTER COLUMN idle_from SET NOT NULL;
+ALTER TABLE games ALTER COLUMN idle_from SET NOT NULL, ALTER COLUMN idle_from SET DEFAULT now();
 
 DROP INDEX games_idle;
 CREATE INDEX games_idle ON games (idle_from) WHERE status = 'active';
