@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -325,7 +326,7 @@ def check_log(
     if proof.game_id != bundle.game_id:
         raise UnusableProof(f"{name}: a proof for game {proof.game_id}, not {bundle.game_id}")
     root = bytes.fromhex(checkpoint.root)
-    extended = ""
+    extended, older = "", None
     if kept is not None:
         older = signed_checkpoint(kept, keys, "the kept checkpoint")
         failure = _consistency_failure(older, checkpoint, proof, name)
@@ -333,7 +334,7 @@ def check_log(
             return LOG.failed(failure)
         extended = f" It extends the checkpoint you kept (size {older.size})."
     seed = None if bundle.seed is None else bytes.fromhex(bundle.seed)
-    confirmed = 0
+    confirmed = in_kept = 0  # the versions the leaves confirm: all of them, the kept ones'
     for entry in proof.entries:
         leaf = _b64(entry.leaf, name)
         try:
@@ -357,14 +358,13 @@ def check_log(
                 _exactly(found, confirmed, statement.version, bundle.version),
             )
         confirmed = max(confirmed, statement.version)
+        if older is not None and entry.index < older.size:
+            in_kept = max(in_kept, statement.version)
     if (missing := _missing_head(bundle, checkpoint, confirmed)) is not None:
         return LOG.failed(missing)  # the events after `confirmed`: a span, no one event
-    if kept is not None:  # what the kept checkpoint held must be among its own leaves
-        older = signed_checkpoint(kept, keys, "the kept checkpoint")
-        within = [e.index for e in proof.entries if e.index < older.size]
-        held = max((_version(proof, index, bundle.game_id) for index in within), default=0)
-        if (missing := _missing_head(bundle, older, held)) is not None:
-            return LOG.failed(missing)
+    # What the kept checkpoint held must be among its own leaves.
+    if older is not None and (missing := _missing_head(bundle, older, in_kept)) is not None:
+        return LOG.failed(missing)
     if not proof.entries:
         return LOG.partial(
             f"Checkpoint {checkpoint.size} holds no head of this game yet.{extended}"
@@ -379,14 +379,6 @@ def check_log(
         f"{heads} of this game in checkpoint {checkpoint.size}, up to version {confirmed}: each "
         f"proven in the signed tree, each pinning this very history.{extended}"
     )
-
-
-def _version(proof: GameInLog, index: int, game_id: str) -> int:
-    """The version of the proof's leaf `index` (already read as a head of the game)."""
-    leaf = next(entry.leaf for entry in proof.entries if entry.index == index)
-    statement = read_leaf(base64.b64decode(leaf), game_id)
-    assert statement is not None  # each entry was read as a head of the game first
-    return statement.version
 
 
 def _missing_head(bundle: Bundle, checkpoint: Checkpoint, logged: int) -> str | None:
@@ -512,12 +504,15 @@ class LeafOfGame:
     statement: HeadReceipt
 
 
+_BETWEEN = re.compile(r"[ \t\n\r]*")  # JSON's whitespace, between one page and the next
+
+
 def read_leaves(data: bytes, name: str) -> list[bytes]:
     """The leaves of a file of leaf pages (GET /v1/checkpoints/leaves, one page or several one
     after another), from leaf 0 on without a gap."""
     try:
         text, decoder, at, pages = data.decode(), json.JSONDecoder(), 0, []
-        while (at := _skip_space(text, at)) < len(text):
+        while (at := _BETWEEN.match(text, at).end()) < len(text):  # type: ignore[union-attr]
             document, at = decoder.raw_decode(text, at)
             pages.append(msgspec.convert(document, LeafPage))
     except (ValueError, RecursionError, msgspec.ValidationError) as error:
@@ -530,12 +525,6 @@ def read_leaves(data: bytes, name: str) -> list[bytes]:
             raise UnusableProof(f"{name}: leaves {len(leaves)}..{page.start - 1} are missing")
         leaves += [_b64(leaf, name) for leaf in page.leaves[len(leaves) - page.start :]]
     return leaves
-
-
-def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at].isspace():
-        at += 1
-    return at
 
 
 def rebuilds(leaves: Sequence[bytes], checkpoint: Checkpoint, name: str) -> bool:
