@@ -17,9 +17,11 @@ commit for the batch; alone, an append is the one statement it always was.
 
 The hash to chain from comes from the store's memory of the stream's head (its own last append
 to the stream, or a verified read that reached its end: `_Heads`): then the append is that one
-statement. Otherwise, or when the statement matches nothing, a first look reads the stream's
-version, its head and an earlier command with the same idempotency key, and says why (a
-conflict, a replay, a corrupt stream) or gives the head to write from.
+statement, which checks that the head is still the stream's last event (not that none is
+missing before it: a count as long as the game, on every move; the first look and every read
+from the start check that). Otherwise, or when the statement matches nothing, a first look
+reads the stream's version, its head and an earlier command with the same idempotency key, and
+says why (a conflict, a replay, a corrupt stream) or gives the head to write from.
 
 Every method raises `DatabaseUnavailable` when the database cannot be reached and otherwise only
 the store's own errors (`eventstore.types`, and `SealedSeedError` from `seed`): no psycopg error
@@ -156,7 +158,8 @@ SELECT game_id, request_hash, version, token_key_id, created_at
 
 # What an append needs to know first; one row if the game exists. The head (the event at the
 # game's version) must exist, nothing may follow it and no event may be missing before it
-# (a count of the game's index entries), or the stream is corrupt.
+# (a count of the game's events: as dear as the game is long, so only here, where a process
+# first appends to a game or has lost a race, not on every move from a remembered head).
 _BEFORE_APPEND = """
 SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
        EXISTS (SELECT 1 FROM events WHERE game_id = g.game_id AND seq > g.version),
@@ -181,13 +184,15 @@ WITH moved AS (
            wake_at = %(wake_at)s,
            names = CASE WHEN %(set_names)s THEN %(names)s::text[] ELSE names END
      WHERE game_id = %(game_id)s AND version = %(expected)s
-       -- What the first look checks, for an append from a remembered head that skips it: the
-       -- head is the event the batch chains from, nothing follows it, nothing is missing.
+       -- For an append from a remembered head, which skips the first look: the head is the
+       -- event the batch chains from and nothing follows it (two index probes). That nothing is
+       -- missing before it is what this process saw when it read or wrote the stream: an event
+       -- deleted behind its back since is found by the next whole read (a cold load, another
+       -- process, the audit), not by a count on every move, which grows with the game.
        AND (%(expected)s = 0 OR EXISTS (
                SELECT 1 FROM events
                 WHERE game_id = %(game_id)s AND seq = %(expected)s AND hash = %(prev_hash)s))
        AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = %(game_id)s AND seq > %(expected)s)
-       AND (SELECT count(*) FROM events WHERE game_id = %(game_id)s) = %(expected)s
  RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
 ), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
@@ -234,12 +239,13 @@ WITH a AS (
            names = CASE WHEN a.set_names THEN a.names ELSE g.names END
       FROM a
      WHERE g.game_id = a.game_id AND g.version = a.expected
-       AND (a.expected = 0 OR EXISTS (
-               SELECT 1 FROM events
-                WHERE game_id = a.game_id AND seq = a.expected
-                  AND hash = decode(a.prev_hash, 'base64')))
-       AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = a.game_id AND seq > a.expected)
-       AND (SELECT count(*) FROM events WHERE game_id = a.game_id) = a.expected
+       -- As `_APPEND`. Scalar subqueries, so that each stays one index probe a row: written
+       -- as EXISTS, the planner may hash a scan of the whole events table for the batch.
+       AND (a.expected = 0
+            OR (SELECT e.hash FROM events e WHERE e.game_id = a.game_id AND e.seq = a.expected)
+               = decode(a.prev_hash, 'base64'))
+       AND (SELECT e.seq FROM events e
+             WHERE e.game_id = a.game_id AND e.seq > a.expected LIMIT 1) IS NULL
  RETURNING a.i, g.game_id, g.version, g.command_count AS command_id, g.updated_at AS recorded_at
 ), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,

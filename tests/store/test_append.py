@@ -18,6 +18,7 @@ from eventstore import (
     StreamNotFound,
     VersionConflict,
 )
+from eventstore.pool import Pool
 from eventstore.seeds import SeedKeys
 from eventstore.store import EventStore
 from tests.store.helpers import events, make_stream, seed_of
@@ -334,17 +335,31 @@ async def test_an_append_after_the_stores_own_is_one_statement(
     assert [e.seq for e in after] == [6, 7]
 
 
-async def test_an_event_deleted_behind_a_remembered_head_is_a_corrupt_stream(
-    event_store: EventStore, superuser_conn: Conn, new_game_id: Callable[[], str]
+async def test_an_event_deleted_in_the_middle_is_found_by_a_first_look_and_a_whole_read(
+    event_store: EventStore,
+    store_pool: Pool,
+    seed_keys: SeedKeys,
+    superuser_conn: Conn,
+    new_game_id: Callable[[], str],
 ) -> None:
-    """The append from a remembered head checks what the first look would have: an event
-    missing before the head is found, and nothing is written."""
+    """An event deleted before the head: a process that looks first (it did not write or read
+    the stream last) counts the events and writes nothing; every whole read finds the gap. The
+    process that remembers the head does not count on every move (a count as long as the game):
+    its append goes on from the head, and the gap stays there for every read to find."""
     game_id = new_game_id()
     await make_stream(event_store, game_id, opening=3)
     async with behind_the_back(superuser_conn):
         await superuser_conn.execute("DELETE FROM events WHERE game_id = %s AND seq = 2", [game_id])
+    other = EventStore(store_pool, seed_keys)
     with pytest.raises(StreamCorrupted, match="has 2 events"):
-        await event_store.append(
+        await other.append(
             game_id, expected_version=3, events=events("z", 1), seat=0, command_body=b"z"
         )
     assert await table_counts(superuser_conn, game_id) == (3, 2, 0)
+    with pytest.raises(StreamCorrupted, match="event 2 is missing"):
+        await other.read(game_id, verify=True)
+    await event_store.append(
+        game_id, expected_version=3, events=events("y", 1), seat=0, command_body=b"y"
+    )
+    with pytest.raises(StreamCorrupted, match="event 2 is missing"):
+        await other.read(game_id, verify=True)

@@ -9,7 +9,8 @@ versions, the commands.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from psycopg import AsyncConnection
 from psycopg.rows import TupleRow
@@ -24,9 +25,10 @@ from eventstore import (
 )
 from eventstore.pool import Pool
 from eventstore.seeds import SeedKeys
-from eventstore.store import EventStore
+from eventstore.store import _APPEND_MANY, EventStore
 from eventstore.types import OpenStream, SittingToken
 from tests.store.helpers import events, make_stream, seed_of, token_hash
+from tests.store.statements import recording_store
 from tests.tamper import behind_the_back
 
 GAMES = 12
@@ -250,3 +252,33 @@ async def test_reads_of_what_is_newer_go_together_and_each_gets_its_own_answer(
 
     result = await append(store, games[5], 2, "here")  # and the game plays on
     assert result.version == 4 and len(await verified(store, games[5])) == 4
+
+
+def scans(plan: dict[str, Any]) -> Iterator[tuple[str, str | None]]:
+    """Every node of an EXPLAIN (FORMAT JSON) plan, with the relation it reads, if any."""
+    yield plan["Node Type"], plan.get("Relation Name")
+    for child in plan.get("Plans", []):
+        yield from scans(child)
+
+
+async def test_a_batchs_checks_are_index_probes_however_long_the_games(
+    database_url: str,
+    seed_keys: SeedKeys,
+    new_game_id: Callable[[], str],
+    superuser_conn: AsyncConnection[TupleRow],
+) -> None:
+    """Each game's head and what follows it are looked up by key: no scan of the events table
+    (written as EXISTS, PostgreSQL hashed a scan of all of it for every batch), and no count of
+    a game's events (as long as the game) on every move."""
+    async with recording_store(database_url, seed_keys) as (store, recorder):
+        games = await streams(store, new_game_id, 4)
+        recorder.take()
+        await asyncio.gather(*(append(store, game, 2, f"g{i}") for i, game in enumerate(games)))
+        (batch,) = [s for s in recorder.take() if s.text.startswith("WITH a AS")]
+    cursor = await superuser_conn.execute(  # planned, not run
+        "EXPLAIN (FORMAT JSON) " + _APPEND_MANY, batch.params
+    )
+    ((plan,),) = await cursor.fetchall()
+    nodes = list(scans(plan[0]["Plan"]))
+    assert ("Seq Scan", "events") not in nodes, nodes
+    assert not any(kind == "Aggregate" for kind, _ in nodes), nodes
