@@ -99,6 +99,9 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._stop_header_timer()
         super().on_headers_complete()
+        if self.cycle is not None and self.cycle.transport is self.transport:
+            # A response's head and body, written in one turn of the loop, leave in one send.
+            self.cycle.transport = OneSendPerTurn(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -143,6 +146,43 @@ class GuardedProtocol(HttpToolsProtocol):
             head.append(f"retry-after: {retry_after}")
         self.transport.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
         self.transport.close()
+
+
+class OneSendPerTurn:
+    """A transport whose writes of one turn of the event loop leave together, at its end.
+
+    uvicorn writes a response's status line and headers, then its body: two sends, and on a
+    loopback connection the reader is woken for each. What is written in one turn (a whole
+    response, as Litestar sends one) leaves as one write; a stream's later chunks, each written
+    in a turn of its own, leave as they come. Everything else is the transport's own; closing
+    sends what is pending first.
+    """
+
+    __slots__ = ("_loop", "_pending", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._pending:
+            self._loop.call_soon(self._send)
+        self._pending.append(data)
+
+    def close(self) -> None:
+        self._send()
+        self._transport.close()
+
+    def _send(self) -> None:
+        if self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            if not self._transport.is_closing():
+                self._transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
 
 
 def worker_app() -> Litestar:
