@@ -30,7 +30,7 @@ def discard_options(tiles: Sequence[TileKind]) -> tuple[TileKind, ...]:
     return tuple(herds) if herds else tuple(kind for kind in TILE_KINDS if kind in held)
 
 
-def take_options(tiles: Sequence[TileKind], count: int) -> list[tuple[TileKind, ...]]:
+def take_options(tiles: Sequence[TileKind], count: int) -> Sequence[tuple[TileKind, ...]]:
     """Every different choice of `count` tiles among `tiles`."""
     return distinct_selections(in_canonical_order(tiles, TILE_KINDS), count)
 

@@ -1,6 +1,14 @@
-"""Every command the rules would accept from a seat now."""
+"""Every command the rules would accept from a seat now.
+
+While the seats choose their cards a seat has thousands of choices (13,156 ways to choose nine
+of seventeen cards): `Choices` computes them on demand, so that a page of them, their number or
+one by index costs what it reads.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from referee.games.big_manitou.booty import discard_options, take_options
 from referee.games.big_manitou.commands import (
@@ -12,15 +20,15 @@ from referee.games.big_manitou.commands import (
     PlayCard,
     TakeTiles,
 )
-from referee.games.big_manitou.data import GROUNDS
+from referee.games.big_manitou.data import GROUNDS, CardKind
 from referee.games.big_manitou.heroes import is_hunter
 from referee.games.big_manitou.stages import Stage, playable, stage, to_act
 from referee.games.big_manitou.state import State, available
 from referee.kernel.contract import Seat
-from referee.kernel.piles import distinct_selections
+from referee.kernel.piles import DistinctSelections, distinct_selections
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
+def legal_commands(state: State, seat: Seat) -> Sequence[Command]:
     if seat not in to_act(state):
         return []
     current = stage(state)
@@ -40,12 +48,48 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
     return []
 
 
-def choices(state: State, seat: Seat) -> list[Command]:
+def choices(state: State, seat: Seat) -> Choices:
     """Every different set of cards (thousands: two Chiefs are one choice, not two)."""
-    count = state.cards_to_choose[seat]
-    return [
-        ChooseCards(cards=cards) for cards in distinct_selections(available(state, seat), count)
-    ]
+    return Choices(distinct_selections(available(state, seat), state.cards_to_choose[seat]))
+
+
+class Choices(Sequence[Command]):
+    """A ChooseCards for each of the selections, made when asked for."""
+
+    __slots__ = ("_selections",)
+
+    def __init__(self, selections: DistinctSelections[CardKind]) -> None:
+        self._selections = selections
+
+    def __len__(self) -> int:
+        return len(self._selections)
+
+    @overload
+    def __getitem__(self, index: int) -> Command: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Command]: ...
+
+    def __getitem__(self, index: int | slice) -> Command | Sequence[Command]:
+        if isinstance(index, slice):
+            return [ChooseCards(cards=cards) for cards in self._selections[index]]
+        return ChooseCards(cards=self._selections[index])
+
+    def __iter__(self) -> Iterator[Command]:
+        return (ChooseCards(cards=cards) for cards in self._selections)
+
+    def __contains__(self, command: object) -> bool:
+        return isinstance(command, ChooseCards) and command.cards in self._selections
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Choices({len(self)} commands)"
 
 
 def plays(state: State, seat: Seat) -> list[Command]:

@@ -3,6 +3,8 @@ have a teepee enter their space (5.3.1)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from referee.games.wind_river.board import Space, Target
 from referee.games.wind_river.data import ENTRY_FEE, STOCK_LIMIT, SUPPLY_COST
 from referee.games.wind_river.state import State, board_of
@@ -31,7 +33,7 @@ def affordable(state: State, seat: Seat, unfed_count: int) -> int:
     return min(unfed_count, state.resources[seat] // SUPPLY_COST)
 
 
-def send_back_options(state: State, seat: Seat) -> list[tuple[Space, ...]]:
+def send_back_options(state: State, seat: Seat) -> Sequence[tuple[Space, ...]]:
     """Every different choice of the unfed teepees that go back to the stock (WR-4): as many
     as the stock cannot pay for; a single choice when the stock pays for all (none go back)."""
     hungry = unfed(state, seat)

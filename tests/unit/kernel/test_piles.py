@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -60,3 +62,43 @@ def test_every_selection_is_contained_and_none_repeats(items: list[str], count: 
     selections = distinct_selections(tuple(sorted(items)), count)
     assert len(set(selections)) == len(selections)
     assert all(len(s) == count and contains(items, s) for s in selections)
+
+
+@st.composite
+def grouped_items(draw: st.DrawFn) -> tuple[int, ...]:
+    """Items with equal ones side by side (as in a canonical order): groups of 1 to 3."""
+    groups = draw(st.lists(st.integers(1, 3), max_size=7))
+    return tuple(value for value, size in enumerate(groups) for _ in range(size))
+
+
+@given(grouped_items(), st.integers(0, 12))
+def test_the_lazy_selections_are_the_distinct_combinations_in_their_order(
+    items: tuple[int, ...], count: int
+) -> None:
+    """Length, every index, slices, iteration and membership agree with the combinations of
+    the items with repeats dropped (what `distinct_selections` listed before it was lazy)."""
+    expected = list(dict.fromkeys(combinations(items, count)))
+    selections = distinct_selections(items, count)
+    assert len(selections) == len(expected)
+    assert list(selections) == expected
+    assert [selections[i] for i in range(len(expected))] == expected
+    assert selections[1:5] == expected[1:5] and selections[-1:] == expected[-1:]
+    assert all(selection in selections for selection in expected)
+    assert selections == expected
+
+
+@given(grouped_items(), st.integers(0, 12), st.lists(st.integers(0, 8), max_size=12))
+def test_a_selection_is_in_the_lazy_selections_only_if_it_is_one_of_them(
+    items: tuple[int, ...], count: int, candidate: list[int]
+) -> None:
+    expected = set(dict.fromkeys(combinations(items, count)))
+    assert (tuple(candidate) in distinct_selections(items, count)) == (tuple(candidate) in expected)
+
+
+def test_equal_items_apart_and_negative_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="side by side"):
+        distinct_selections(("a", "b", "a"), 2)
+    with pytest.raises(ValueError, match="negative"):
+        distinct_selections(("a",), -1)
+    with pytest.raises(IndexError):
+        distinct_selections(("a", "b"), 1)[2]
