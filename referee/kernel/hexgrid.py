@@ -11,6 +11,7 @@ events; it encodes as {"q": ..., "r": ...}.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
@@ -45,8 +46,7 @@ class Hex(msgspec.Struct, frozen=True, order=True, forbid_unknown_fields=True):
 
     def neighbours(self) -> tuple[Hex, ...]:
         """The six neighbours, in the order of DIRECTIONS."""
-        q, r = self.q, self.r
-        return tuple(Hex(q + step.q, r + step.r) for step in DIRECTIONS)
+        return _neighbours(self.q, self.r)
 
     def distance(self, other: Hex) -> int:
         """The number of steps between two cells."""
@@ -70,6 +70,13 @@ DIRECTIONS: tuple[Hex, ...] = (
     Hex(0, 1),
 )
 EAST, NORTH_EAST, NORTH_WEST, WEST, SOUTH_WEST, SOUTH_EAST = range(6)  # pointy-top names
+
+
+@functools.lru_cache(maxsize=8192)
+def _neighbours(q: int, r: int) -> tuple[Hex, ...]:
+    # Kept: the rules ask a cell's neighbours many times a move (Manitou island's legal
+    # commands, thousands of times), and a board has a few hundred cells.
+    return tuple(Hex(q + step.q, r + step.r) for step in DIRECTIONS)
 
 
 def ring(center: Hex, radius: int) -> list[Hex]:
