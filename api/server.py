@@ -100,8 +100,8 @@ class GuardedProtocol(HttpToolsProtocol):
         self._stop_header_timer()
         super().on_headers_complete()
         if self.cycle is not None and self.cycle.transport is self.transport:
-            # A response's head and body, written in one turn of the loop, leave in one send.
-            self.cycle.transport = OneSendPerTurn(self.transport, self.loop)  # type: ignore[assignment]
+            # A response's head leaves with its body, in one send.
+            self.cycle.transport = HeadWithBody(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -148,38 +148,44 @@ class GuardedProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-class OneSendPerTurn:
-    """A transport whose writes of one turn of the event loop leave together, at its end.
+class HeadWithBody:
+    """A response's transport that sends the response's head with the first write after it.
 
     uvicorn writes a response's status line and headers, then its body: two sends, and on a
-    loopback connection the reader is woken for each. What is written in one turn (a whole
-    response, as Litestar sends one) leaves as one write; a stream's later chunks, each written
-    in a turn of its own, leave as they come. Everything else is the transport's own; closing
-    sends what is pending first.
+    loopback connection the reader is woken for each. The first write of a response (its head)
+    is held until the next one, and both leave in one send; a head with no write after it in
+    the same turn of the event loop (a stream that has nothing yet) leaves at the end of that
+    turn. Nothing else waits: what follows goes as it comes. Everything else is the transport's
+    own; closing sends what is held first.
     """
 
-    __slots__ = ("_loop", "_pending", "_transport")
+    __slots__ = ("_held", "_loop", "_started", "_transport")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self._transport = transport
         self._loop = loop
-        self._pending: list[bytes] = []
+        self._started = False
+        self._held: bytes | None = None
 
     def write(self, data: bytes) -> None:
-        if not self._pending:
-            self._loop.call_soon(self._send)
-        self._pending.append(data)
+        if not self._started:
+            self._started = True
+            self._held = data
+            self._loop.call_soon(self._release)
+            return
+        if self._held is not None:
+            data, self._held = self._held + data, None
+        self._transport.write(data)
 
     def close(self) -> None:
-        self._send()
+        self._release()
         self._transport.close()
 
-    def _send(self) -> None:
-        if self._pending:
-            data = b"".join(self._pending)
-            self._pending.clear()
+    def _release(self) -> None:
+        if self._held is not None:
+            held, self._held = self._held, None
             if not self._transport.is_closing():
-                self._transport.write(data)
+                self._transport.write(held)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
