@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import TypeVar, overload
+from typing import TypeVar
 
 from referee.kernel.chance import Chance
+from referee.kernel.lazy import LazySequence
 
 T = TypeVar("T", bound=Hashable)
 
@@ -66,7 +67,7 @@ def distinct_selections(items: Sequence[T], count: int) -> DistinctSelections[T]
     return DistinctSelections(items, count)
 
 
-class DistinctSelections(Sequence[tuple[T, ...]]):
+class DistinctSelections(LazySequence[tuple[T, ...]]):
     """`distinct_selections` as a lazy sequence: its length, a selection by index and a test of
     membership cost what they read, not the thousands of selections there can be (Big Manitou's
     13,156 ways to choose nine cards took milliseconds to list for a page of twenty).
@@ -105,19 +106,7 @@ class DistinctSelections(Sequence[tuple[T, ...]]):
     def __len__(self) -> int:
         return self._ways[0][self._count]
 
-    @overload
-    def __getitem__(self, index: int) -> tuple[T, ...]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[tuple[T, ...]]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[T, ...] | Sequence[tuple[T, ...]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("selection index out of range")
+    def _item(self, index: int) -> tuple[T, ...]:
         selection: list[T] = []
         left = self._count
         for group, value in enumerate(self._values):
@@ -156,13 +145,6 @@ class DistinctSelections(Sequence[tuple[T, ...]]):
                 return False
             canonical += [value] * counts[value]
         return tuple(canonical) == selection
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"DistinctSelections({len(self)} selections of {self._count})"

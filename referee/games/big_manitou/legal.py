@@ -8,7 +8,6 @@ one by index costs what it reads.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
 
 from referee.games.big_manitou.booty import discard_options, take_options
 from referee.games.big_manitou.commands import (
@@ -25,6 +24,7 @@ from referee.games.big_manitou.heroes import is_hunter
 from referee.games.big_manitou.stages import Stage, playable, stage, to_act
 from referee.games.big_manitou.state import State, available
 from referee.kernel.contract import Seat
+from referee.kernel.lazy import LazySequence
 from referee.kernel.piles import DistinctSelections, distinct_selections
 
 
@@ -53,7 +53,7 @@ def choices(state: State, seat: Seat) -> Choices:
     return Choices(distinct_selections(available(state, seat), state.cards_to_choose[seat]))
 
 
-class Choices(Sequence[Command]):
+class Choices(LazySequence[Command]):
     """A ChooseCards for each of the selections, made when asked for."""
 
     __slots__ = ("_selections",)
@@ -64,15 +64,7 @@ class Choices(Sequence[Command]):
     def __len__(self) -> int:
         return len(self._selections)
 
-    @overload
-    def __getitem__(self, index: int) -> Command: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Command]: ...
-
-    def __getitem__(self, index: int | slice) -> Command | Sequence[Command]:
-        if isinstance(index, slice):
-            return [ChooseCards(cards=cards) for cards in self._selections[index]]
+    def _item(self, index: int) -> Command:
         return ChooseCards(cards=self._selections[index])
 
     def __iter__(self) -> Iterator[Command]:
@@ -80,16 +72,6 @@ class Choices(Sequence[Command]):
 
     def __contains__(self, command: object) -> bool:
         return isinstance(command, ChooseCards) and command.cards in self._selections
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Choices({len(self)} commands)"
 
 
 def plays(state: State, seat: Seat) -> list[Command]:

@@ -11,7 +11,6 @@ first without a power and then with each legal declaration.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
 
 from referee.games.coyote.checks import (
     bid_floor,
@@ -25,11 +24,12 @@ from referee.games.coyote.commands import Bid, Cancel, Challenge, Command, EyeOf
 from referee.games.coyote.data import BID_POWERS, MAX_BID, TARGETED_POWERS, BidPower
 from referee.games.coyote.state import State
 from referee.kernel.contract import Seat
+from referee.kernel.lazy import LazySequence
 
 Declaration = tuple[BidPower | None, Seat | None]  # (power, target)
 
 
-class LegalCommands(Sequence[Command]):
+class LegalCommands(LazySequence[Command]):
     __slots__ = ("_answers", "_declarations", "_numbers")
 
     def __init__(
@@ -45,19 +45,7 @@ class LegalCommands(Sequence[Command]):
     def __len__(self) -> int:
         return len(self._answers) + len(self._numbers) * len(self._declarations)
 
-    @overload
-    def __getitem__(self, index: int) -> Command: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Command]: ...
-
-    def __getitem__(self, index: int | slice) -> Command | Sequence[Command]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("legal command index out of range")
+    def _item(self, index: int) -> Command:
         if index < len(self._answers):
             return self._answers[index]
         number, declaration = divmod(index - len(self._answers), len(self._declarations))
@@ -77,9 +65,6 @@ class LegalCommands(Sequence[Command]):
                 and (command.power, command.target) in self._declarations
             )
         return command in self._answers
-
-    def __repr__(self) -> str:
-        return f"LegalCommands({len(self)} commands)"
 
 
 def legal_commands(state: State, seat: Seat) -> LegalCommands:
