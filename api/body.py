@@ -48,29 +48,40 @@ def read_json(data: bytes) -> Any:
         raise MalformedBody(f"The body is not JSON: {error}") from None
 
 
+class _HangUp:
+    """Whether the client hung up: what the request's receive notes, held apart from the request
+    so that the receive does not refer to the request (a cycle, left to the garbage collector)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = False
+
+
+def _noting_hang_up(receive: Receive, hang_up: _HangUp) -> Receive:
+    async def receive_and_note() -> Any:
+        message: HTTPReceiveMessage = await receive()  # type: ignore[assignment]
+        if message["type"] == "http.disconnect":
+            hang_up.seen = True
+        return message
+
+    return receive_and_note
+
+
 class ApiRequest(Request[Any, Any, Any]):
     """A request whose body is read under the rules of this module."""
 
     def __init__(
         self, scope: Scope, receive: Receive = empty_receive, send: Send = empty_send
     ) -> None:
-        super().__init__(scope, self._noting_hang_up(receive), send)
-        self._client_gone = False
-
-    def _noting_hang_up(self, receive: Receive) -> Receive:
-        async def receive_and_note() -> Any:
-            message: HTTPReceiveMessage = await receive()  # type: ignore[assignment]
-            if message["type"] == "http.disconnect":
-                self._client_gone = True
-            return message
-
-        return receive_and_note
+        self._hang_up = _HangUp()
+        super().__init__(scope, _noting_hang_up(receive, self._hang_up), send)
 
     async def body(self) -> bytes:
         try:
             return await super().body()
         except InternalServerException:  # how the framework reports a body cut short
-            if self._client_gone:
+            if self._hang_up.seen:
                 raise ClientDisconnected from None
             raise
 
