@@ -79,6 +79,12 @@ export class PlayPanel {
       const whose = detail.to_act.length ? detail.to_act.map(seatName).join(", ") : "nobody";
       return this.show(h("p", { "data-turn": "theirs" }, `Waiting for ${whose} to play.`), this.resignation());
     }
+    if (detail.version !== this.listedAt && this.commands.length) {
+      // The game moved on (another seat's secret choice, say): the moves on offer were listed at
+      // an older version and would be refused (409); none is offered until they are read again.
+      this.offer([]);
+      this.show(h("p", { "data-turn": "reading" }, "Reading your moves…"));
+    }
     let legal;
     try {
       legal = await legalCommands(this.gameId, token);
