@@ -306,13 +306,37 @@ UNION ALL
 ORDER BY part, seq
 """
 
-# The heads of several games at once, for `read` of what is newer than each (a cached game,
-# nearly always still at its version): one statement for the reads that arrive together.
-_CURRENT = """
-SELECT g.game_id, g.version, head.hash, g.seed_key_id, g.sealed_seed
-  FROM games g
-  LEFT JOIN events head ON head.game_id = g.game_id AND head.seq = g.version
- WHERE g.game_id = ANY(%(game_ids)s::text[])
+# What is newer than each of several games a process holds, for the reads that arrive together
+# (`read` after a cached game's version): for each game, what `_READ` gives for it alone, in one
+# statement. A game still at its version (nearly every one) has its head row and nothing else; one
+# another process moved on has its new events too, with no second round trip. Every row is looked
+# up by key, game by game (OFFSET 0 keeps each lateral lookup apart): joined whole, PostgreSQL
+# chose to hash a scan of the events table.
+_NEWER = f"""
+WITH asked AS (
+  SELECT * FROM unnest(%(game_ids)s::text[], %(afters)s::bigint[]) AS a(game_id, after)
+)
+(SELECT a.game_id AS asked, 0 AS part, g.version,
+        (SELECT e.hash FROM events e WHERE e.game_id = a.game_id AND e.seq = a.after),
+        g.seed_key_id, g.sealed_seed,
+        NULL AS seq, NULL AS type, NULL AS body, NULL AS seat, NULL AS command_id,
+        NULL AS chance_cursor, NULL AS recorded_at, NULL AS prev_hash, NULL AS hash,
+        NULL AS sealed
+   FROM asked a
+  CROSS JOIN LATERAL (
+     SELECT version, seed_key_id, sealed_seed FROM games WHERE game_id = a.game_id OFFSET 0
+  ) g)
+UNION ALL
+(SELECT a.game_id, 1, NULL, NULL, NULL, NULL, e.*
+   FROM asked a
+  CROSS JOIN LATERAL (
+     SELECT {_EVENT_COLUMNS.removeprefix("e.game_id, ")}
+       FROM events e
+      WHERE e.game_id = a.game_id AND e.seq > a.after
+      ORDER BY e.seq
+     OFFSET 0
+  ) e)
+ORDER BY asked, part, seq
 """
 
 _COMMANDS = f"""
@@ -904,7 +928,7 @@ class EventStore:
             raise ValueError("after and limit are never negative")
         if verify and limit is None and after > 0:
             # What is newer than a game a process holds: nearly always nothing. Asked together
-            # with the other games asked for at the moment, in one statement (`_CURRENT`).
+            # with the other games asked for at the moment, in one statement (`_NEWER`).
             newer = await self._newer.submit(_Newer(game_id, after), game_id)
             if newer is not None:
                 return newer
@@ -921,6 +945,13 @@ class EventStore:
             rows = await cursor.fetchall()
         if not rows:
             raise StreamNotFound(game_id)
+        return self._page(game_id, after, limit, verify, rows)
+
+    def _page(
+        self, game_id: str, after: int, limit: int | None, verify: bool, rows: list[Any]
+    ) -> list[StoredEvent]:
+        """The events of `_READ`'s rows (the game's row first), verified if asked; a verified
+        read that reached the head remembers it."""
         _, version, before_hash, seed_key_id, sealed_seed = rows[0][:5]
         seal = _GameSeal(self.seed_keys, game_id, seed_key_id, sealed_seed)
         events = [_event_of(game_id, row[5:], seal) for row in rows[1:]]
@@ -932,24 +963,30 @@ class EventStore:
 
     async def _read_together(self, asks: list[_Newer]) -> list[list[StoredEvent] | None]:
         """What is newer than each game asked for: for one, its page (`_read`); for several, one
-        statement: none for a game still at the version asked after, its head remembered as a
-        verified read of an empty page would; None for any other, which its caller reads."""
+        statement (`_NEWER`), each game's page verified on its own. None for a game not found
+        or whose page does not verify: its caller reads it alone, for its own error."""
         if len(asks) == 1:
             ask = asks[0]
             return [await self._read(ask.game_id, after=ask.after, limit=None, verify=True)]
+        params = {
+            "game_ids": [ask.game_id for ask in asks],
+            "afters": [ask.after for ask in asks],
+        }
         async with self._connection() as conn, conn.cursor(binary=True) as cursor:
-            await cursor.execute(_CURRENT, {"game_ids": [ask.game_id for ask in asks]})
-            heads = {row[0]: row[1:] for row in await cursor.fetchall()}
-        answers: list[list[StoredEvent] | None] = []
-        for ask in asks:
-            version, hash_, seed_key_id, sealed_seed = heads.get(ask.game_id, (None,) * 4)
-            if version != ask.after or hash_ is None:  # moved on, or something to say: read
-                answers.append(None)
-                continue
-            seal = _GameSeal(self.seed_keys, ask.game_id, seed_key_id, sealed_seed)
-            self._heads.remember(ask.game_id, _Head(version, bytes(hash_), seal))
-            answers.append([])
-        return answers
+            await cursor.execute(_NEWER, params)
+            rows = await cursor.fetchall()
+        pages: dict[str, list[Any]] = {}
+        for row in rows:
+            pages.setdefault(row[0], []).append(row[1:])
+        return [self._newer_page(ask, pages.get(ask.game_id)) for ask in asks]
+
+    def _newer_page(self, ask: _Newer, rows: list[Any] | None) -> list[StoredEvent] | None:
+        if rows is None:
+            return None
+        try:
+            return self._page(ask.game_id, ask.after, None, True, rows)
+        except StreamCorrupted:
+            return None
 
     async def info(self, game_id: str) -> StreamInfo:
         """The game's summary (never its seed). StreamNotFound."""

@@ -25,7 +25,7 @@ from eventstore import (
 )
 from eventstore.pool import Pool
 from eventstore.seeds import SeedKeys
-from eventstore.store import _APPEND_MANY, EventStore
+from eventstore.store import _APPEND_MANY, _NEWER, EventStore
 from eventstore.types import OpenStream, SittingToken
 from tests.store.helpers import events, make_stream, seed_of, token_hash
 from tests.store.statements import recording_store
@@ -252,6 +252,38 @@ async def test_reads_of_what_is_newer_go_together_and_each_gets_its_own_answer(
 
     result = await append(store, games[5], 2, "here")  # and the game plays on
     assert result.version == 4 and len(await verified(store, games[5])) == 4
+
+
+async def test_games_moved_elsewhere_are_read_in_the_same_statement(
+    database_url: str,
+    store_pool: Pool,
+    seed_keys: SeedKeys,
+    new_game_id: Callable[[], str],
+    superuser_conn: AsyncConnection[TupleRow],
+) -> None:
+    """The events another process added to a game come in the batch's one statement, with the
+    heads of the games that did not move: no second round trip per game moved. The statement
+    looks each game up by key, however many events the table holds."""
+    other = EventStore(store_pool, seed_keys)
+    async with recording_store(database_url, seed_keys) as (store, recorder):
+        games = await streams(store, new_game_id, 6)
+        for game in games[:3]:
+            await append(other, game, 2, "elsewhere")
+        recorder.take()
+        answers = await asyncio.gather(*(store.read(g, after=2, verify=True) for g in games))
+        (statement,) = recorder.take()
+        result = await append(store, games[0], 4, "here")  # from the head the read reached
+        assert result.version == 6 and len(await verified(store, games[0])) == 6
+    assert statement.text.startswith("WITH asked AS"), statement.text
+    for answer in answers[:3]:
+        assert [event.body for event in answer] == [b'{"elsewhere":0}', b'{"elsewhere":1}']
+        assert [event.seq for event in answer] == [3, 4]
+    assert answers[3:] == [[]] * 3
+
+    cursor = await superuser_conn.execute("EXPLAIN (FORMAT JSON) " + _NEWER, statement.params)
+    ((plan,),) = await cursor.fetchall()
+    nodes = list(scans(plan[0]["Plan"]))
+    assert not {("Seq Scan", "events"), ("Seq Scan", "games")} & set(nodes), nodes
 
 
 def scans(plan: dict[str, Any]) -> Iterator[tuple[str, str | None]]:
