@@ -100,6 +100,14 @@ class Table:
     abandoned: bool = False
     seating: Seating | None = None  # an open table's seats; None: its creator seated it
 
+    def __copy__(self) -> Table:
+        """What `copy.copy` makes (the same fields, shared), without its generic machinery: a
+        table is copied several times a move (the cache hands out and keeps copies, a step is
+        worked out on one); through `__reduce_ex__` a copy took 2.2 µs, this takes 0.9."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        return twin
+
     # -- opening -----------------------------------------------------------------------------
 
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import msgspec
@@ -149,6 +150,26 @@ def test_refusal_changes_nothing() -> None:
     with pytest.raises(RuleViolation):
         table.play(0, Guess(-1), table.chance_for(SEED, "g-1"))
     assert (table.state, table.version) == before
+
+
+def test_a_copy_is_an_independent_table_of_the_same_fields() -> None:
+    """What the cache hands out and keeps (api/cache.py): playing on a copy leaves the table as
+    it was, and a copy holds every field the table has, a subclass's too."""
+
+    class Kept(Table):
+        pass
+
+    table, _ = open_table()
+    twin = copy.copy(table)
+    assert twin == table and twin is not table and type(twin) is Table
+    assert twin.__dict__ == table.__dict__
+    before = (table.state, table.version, table.chance_cursor)
+    wrong = (table.state.secret + 1) % 10  # type: ignore[attr-defined]
+    twin.play(0, Guess(wrong), twin.chance_for(SEED, "g-1"))
+    assert twin.version > table.version
+    assert (table.state, table.version, table.chance_cursor) == before
+    kept = Kept(**table.__dict__)
+    assert type(copy.copy(kept)) is Kept and copy.copy(kept) == kept
 
 
 def test_replay_equals_live_and_game_over_refuses() -> None:
