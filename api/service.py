@@ -288,6 +288,9 @@ class GameService:
             assert earlier is not None  # creations stay
             return await self._created_before(earlier, creation.request_hash, idempotency_key)
         self._cache.put(game_id, table, secret, now)
+        if not stream:  # a creator's table: its tokens hold their seats for good
+            for item in hashes:
+                self._keep_holder((game_id, item.token_hash), (item.seat, item.sitting))
         return NewGameResult(
             game_id,
             table,
@@ -454,10 +457,13 @@ class GameService:
                 raise StaleSeatToken(game_id)
             if table.waiting():  # its holder may still leave: ask again next time
                 return holder
+        self._keep_holder(key, holder)
+        return holder
+
+    def _keep_holder(self, key: tuple[str, bytes], holder: tuple[Seat, int]) -> None:
         self._seats[key] = holder
         if len(self._seats) > self._seats_kept:
             self._seats.popitem(last=False)
-        return holder
 
     async def table(self, game_id: str, *, upto: int | None = None) -> Table:
         """The game after event `upto` (default: its latest event)."""

@@ -31,14 +31,16 @@ async def test_confirmed_seats_are_kept_for_every_cached_game(
         await store.drain_notifications()  # the creations' notifications, sent after them
         recorder.take()
 
-        async def authenticate(kept: list[tuple[str, int, str]]) -> int:
+        async def authenticate(kept: list[tuple[str, int, str]], by: GameService = service) -> int:
             """Statements sent to confirm them all (each confirmed as its own seat)."""
             for game_id, seat, token in kept:
-                assert await service.seat_for_token(game_id, token_hash(token)) == (seat, 0)
+                assert await by.seat_for_token(game_id, token_hash(token)) == (seat, 0)
             return len(recorder.take())
 
         kept = seats[-GAMES * SEATS_PER_CACHED_GAME :]
-        assert await authenticate(kept) == len(kept)  # first time: asked
-        assert await authenticate(kept) == 0  # then from memory, all of them
+        assert await authenticate(kept) == 0  # created here: known from the start
+        elsewhere = GameService(store, REGISTRY, TableCache(GAMES))  # another process
+        assert await authenticate(kept, elsewhere) == len(kept)  # first time: asked
+        assert await authenticate(kept, elsewhere) == 0  # then from memory, all of them
         assert await authenticate(seats[:1]) == 1  # one more than kept pushes the oldest out
         assert await authenticate(kept[:1]) == 1
