@@ -73,30 +73,54 @@ def land_spaces(board: Board, bounds: HexBoard | None) -> list[Hex]:
     spaces: set[Hex] = set()
     for at, cell in board.items():
         if cell.content in ("land", "origin"):
-            spaces.update(n for n in at.neighbours() if is_open(board, bounds, n))
+            spaces.update(at.neighbours())
+    spaces.difference_update(board)  # what `is_open` says, a set at a time
+    if bounds is not None:
+        spaces = {space for space in spaces if space in bounds}
     return sorted(spaces)
 
 
 def land_placements(board: Board, bounds: HexBoard | None, hand: Sequence[int]) -> list[Placement]:
     """Every (card, space) a hand may play, sorted by card then space."""
+    lands = face_up_lands(board)
     cards = [land_card(card) for card in sorted(hand)]
     placements: list[Placement] = []
     for space in land_spaces(board, bounds):
-        neighbours = [card for _, card in adjacent_lands(board, space)]
-        placements.extend(
-            (card.id, space) for card in cards if all(matches(card, n) for n in neighbours)
-        )
+        neighbours = [lands[n] for n in space.neighbours() if n in lands]
+        placements.extend((card.id, space) for card in cards if fits(card, neighbours))
     placements.sort()
     return placements
 
 
 def has_land_placement(board: Board, bounds: HexBoard | None, hand: Sequence[int]) -> bool:
+    lands = face_up_lands(board)
     cards = [land_card(card) for card in set(hand)]
     for space in land_spaces(board, bounds):
-        neighbours = [card for _, card in adjacent_lands(board, space)]
-        if any(all(matches(card, n) for n in neighbours) for card in cards):
+        neighbours = [lands[n] for n in space.neighbours() if n in lands]
+        if any(fits(card, neighbours) for card in cards):
             return True
     return False
+
+
+def face_up_lands(board: Board) -> dict[Hex, LandCard]:
+    """Every face-up land card in play, by space (what `face_up_land` finds one at a time): a
+    legal read looks at the neighbours of every open space, six lookups each."""
+    return {
+        at: land_card(cell.card)
+        for at, cell in board.items()
+        if cell.content == "land" and cell.card is not None
+    }
+
+
+def fits(card: LandCard, neighbours: Sequence[LandCard]) -> bool:
+    """MI-2: `card` matches each of `neighbours` by colour or number (what `mismatched` finds
+    none of). A loop, not `all(matches(...))`: a legal read asks it of every card of a hand on
+    every open space."""
+    colour, number = card.colour, card.number
+    for other in neighbours:  # noqa: SIM110 - a third of the time of all(...) here
+        if other.colour != colour and other.number != number:
+            return False
+    return True
 
 
 def with_land(board: Board, card: int, at: Hex, flooded: Iterable[Hex]) -> Board:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from referee.games.manitou_island import GAME
+from referee.games.manitou_island.board import fits, matches
 from referee.games.manitou_island.commands import PlayLand
+from referee.games.manitou_island.data import LAND_CARD_IDS, land_card
 from referee.games.manitou_island.events import LandDrawn, LandPlayed
 from referee.games.manitou_island.options import Borders, Options
 from referee.games.manitou_island.state import State
@@ -231,3 +233,15 @@ def test_borders_keep_cards_on_the_playing_area() -> None:
     assert refused(table, 0, PlayLand(card=day(3), at=outside)) == "manitou-island.off-the-board"
     spaces = {c.at for c in GAME.legal_commands(state_of(table), 0)}
     assert spaces == {offset_to_axial(1, 0), offset_to_axial(0, 1)}
+
+
+def test_the_fast_fit_is_the_rule_for_every_card_beside_any_two() -> None:
+    """`fits` (the legal read's check) says what `matches` says of every neighbour, for each
+    land card beside every pair of land cards and beside none."""
+    cards = [land_card(card) for card in LAND_CARD_IDS]
+    for card in cards:
+        assert fits(card, [])
+        for first in cards:
+            for second in cards:
+                expected = matches(card, first) and matches(card, second)
+                assert fits(card, [first, second]) == expected, (card, first, second)
