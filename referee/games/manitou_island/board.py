@@ -6,7 +6,7 @@ A board here is a dict from space to Cell (built from the state's tuple for each
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from operator import attrgetter
 
 from referee.games.manitou_island.data import Colour, Face, LandCard, land_card
@@ -82,34 +82,36 @@ def land_spaces(board: Board, bounds: HexBoard | None) -> list[Hex]:
 
 def land_placements(board: Board, bounds: HexBoard | None, hand: Sequence[int]) -> list[Placement]:
     """Every (card, space) a hand may play, sorted by card then space."""
-    lands = face_up_lands(board)
     cards = [land_card(card) for card in sorted(hand)]
     placements: list[Placement] = []
-    for space in land_spaces(board, bounds):
-        neighbours = [lands[n] for n in space.neighbours() if n in lands]
+    for space, neighbours in _land_spaces_and_neighbours(board, bounds):
         placements.extend((card.id, space) for card in cards if fits(card, neighbours))
     placements.sort()
     return placements
 
 
 def has_land_placement(board: Board, bounds: HexBoard | None, hand: Sequence[int]) -> bool:
-    lands = face_up_lands(board)
     cards = [land_card(card) for card in set(hand)]
-    for space in land_spaces(board, bounds):
-        neighbours = [lands[n] for n in space.neighbours() if n in lands]
-        if any(fits(card, neighbours) for card in cards):
-            return True
-    return False
+    return any(
+        fits(card, neighbours)
+        for _, neighbours in _land_spaces_and_neighbours(board, bounds)
+        for card in cards
+    )
 
 
-def face_up_lands(board: Board) -> dict[Hex, LandCard]:
-    """Every face-up land card in play, by space (what `face_up_land` finds one at a time): a
-    legal read looks at the neighbours of every open space, six lookups each."""
-    return {
+def _land_spaces_and_neighbours(
+    board: Board, bounds: HexBoard | None
+) -> Iterator[tuple[Hex, list[LandCard]]]:
+    """Each of `land_spaces`, with the face-up land cards next to it. The cards in play are
+    mapped once (what `face_up_land` finds one at a time): a legal read looks at the
+    neighbours of every open space."""
+    lands = {
         at: land_card(cell.card)
         for at, cell in board.items()
         if cell.content == "land" and cell.card is not None
     }
+    for space in land_spaces(board, bounds):
+        yield space, [lands[n] for n in space.neighbours() if n in lands]
 
 
 def fits(card: LandCard, neighbours: Sequence[LandCard]) -> bool:
