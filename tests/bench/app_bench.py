@@ -36,6 +36,7 @@ from api.config import Settings
 from api.logging import configure_logging
 from api.server import tune_garbage_collector
 from api.signing import SigningKeys
+from tests.bench.asgi import http_scope
 from tests.bench.cluster import embedded_cluster
 from tests.bench.loadgen import PAGE
 from tests.bench.store_bench import BENCH_KEYS, bench_login
@@ -55,21 +56,7 @@ async def call(
         headers.append((b"authorization", b"Bearer " + token.encode()))
     if body:
         headers += [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.4"},
-        "http_version": "1.1",
-        "server": ("127.0.0.1", 8000),
-        "client": ("127.0.0.1", 50000),
-        "scheme": "http",
-        "method": method,
-        "root_path": "",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": query.encode(),
-        "headers": headers,
-        "state": {},
-    }
+    scope = http_scope(method, path, query, headers)
     given = False
 
     async def receive() -> dict[str, Any]:

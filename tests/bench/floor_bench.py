@@ -37,6 +37,7 @@ from litestar.di import Provide
 from psycopg_pool import AsyncConnectionPool
 
 from tests.bench import procstat
+from tests.bench.asgi import http_scope
 from tests.bench.loadgen import Http
 from tests.servers import free_port
 
@@ -162,21 +163,7 @@ async def _calls(path: str, calls: int) -> float:
 
     started = time.process_time()
     for _ in range(calls):
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "scheme": "http",
-            "server": ("127.0.0.1", 80),
-            "client": ("127.0.0.1", 1),
-            "method": "GET",
-            "root_path": "",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "headers": [],
-            "state": {},
-        }
+        scope = http_scope("GET", path)
         await dependencies_app(scope, receive, send)  # type: ignore[arg-type]
     return (time.process_time() - started) / calls * 1e6
 
