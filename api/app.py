@@ -16,6 +16,7 @@ import structlog
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
+from litestar.middleware import DefineMiddleware
 
 from api.audit import Archive
 from api.body import ApiRequest
@@ -23,17 +24,15 @@ from api.cache import ReportCache, TableCache
 from api.checkpoints import Checkpointer
 from api.config import Settings
 from api.dependencies import APP_DEPENDENCIES
+from api.frame import RequestFrame, response_headers
 from api.live import EventHub
-from api.logging import RequestLogMiddleware, echo_request_id
-from api.metrics import RequestMetrics, forget_this_process
+from api.metrics import forget_this_process
 from api.openapi import DOCS, openapi_config
 from api.problems import problem_response
 from api.ratelimit import BOT_GAMES, INVITATION_GUESSES, RateLimiter
 from api.ratelimit import STATE_KEY as EXPENSIVE_READS
 from api.receipts import Notary
 from api.routes import ROUTE_HANDLERS
-from api.routes.pages import security_headers
-from api.server import BodyDeadlineMiddleware
 from api.service import Clock, GameService, utc_now
 from api.signing import SigningKeys
 from api.sweeper import Sweeper
@@ -64,11 +63,9 @@ def create_app(
         lifespan=[_database(settings, registry, clock)],
         state=State({"registry": registry, **_expensive_reads(settings)}),
         exception_handlers={Exception: problem_response},
-        before_send=[echo_request_id, security_headers(docs=DOCS)],
+        before_send=[response_headers(docs=DOCS)],
         middleware=[
-            RequestLogMiddleware(),
-            RequestMetrics,
-            BodyDeadlineMiddleware(settings.body_read_timeout_seconds),
+            DefineMiddleware(RequestFrame, body_timeout=settings.body_read_timeout_seconds)
         ],
         openapi_config=openapi_config(api_version()),
         cors_config=_cors(settings),

@@ -13,20 +13,17 @@ import os
 import re
 import secrets
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import structlog
-from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Scope
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[!-~]{1,128}$")  # visible ASCII, bounded: safe to log and echo
 _STATE_KEY = "request_id"
-_REQUEST_ID_NAME = REQUEST_ID_HEADER.lower().encode("latin-1")  # as ASGI gives header names
+REQUEST_ID_NAME = REQUEST_ID_HEADER.lower().encode("latin-1")  # as ASGI gives header names
 
 log = structlog.get_logger("api.access")
 
@@ -87,7 +84,7 @@ def request_id(scope: Scope) -> str:
     current = state.get(_STATE_KEY)
     if isinstance(current, str):
         return current
-    given = next((v for k, v in scope["headers"] if k.lower() == _REQUEST_ID_NAME), b"")
+    given = next((v for k, v in scope["headers"] if k.lower() == REQUEST_ID_NAME), b"")
     chosen = given.decode("latin-1")
     if not _REQUEST_ID.match(chosen):
         chosen = _drawn_ids.draw()
@@ -115,42 +112,22 @@ class _DrawnIds:
 _drawn_ids = _DrawnIds()
 
 
-async def echo_request_id(message: Message, scope: Scope) -> None:
-    """A before-send hook: every response, routed or not, carries the request id."""
-    if message["type"] == "http.response.start":
-        headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() != _REQUEST_ID_NAME]
-        headers.append((_REQUEST_ID_NAME, request_id(scope).encode("latin-1")))
-        message["headers"] = headers
+def open_request_log(scope: Scope) -> None:
+    """A request begins: its id is bound into the log context (api/frame.py calls this)."""
+    structlog.contextvars.clear_contextvars()
+    structlog.contextvars.bind_contextvars(request_id=request_id(scope))
 
 
-class RequestLogMiddleware(ASGIMiddleware):
-    """Binds the request id into the log context and writes one line per request."""
-
-    scopes = (ScopeType.HTTP,)
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        structlog.contextvars.clear_contextvars()
-        structlog.contextvars.bind_contextvars(request_id=request_id(scope))
-        started = time.perf_counter()
-        status = 500
-
-        async def send_and_note_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await next_app(scope, receive, send_and_note_status)
-        finally:
-            log.info(
-                "request",
-                method=scope.get("method"),
-                path=scope["path"],
-                status=status,
-                duration_ms=round((time.perf_counter() - started) * 1000, 2),
-            )
-            structlog.contextvars.clear_contextvars()
+def close_request_log(scope: Scope, status: int, seconds: float) -> None:
+    """A request ends: its one log line, and a context left empty for the next."""
+    log.info(
+        "request",
+        method=scope.get("method"),
+        path=scope["path"],
+        status=status,
+        duration_ms=round(seconds * 1000, 2),
+    )
+    structlog.contextvars.clear_contextvars()
 
 
 def bind(**values: Any) -> None:

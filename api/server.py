@@ -12,7 +12,7 @@ forever. `GuardedProtocol` is uvicorn's HTTP protocol (httptools) with these lim
 - At most `max_connections` connections per process: one more is answered 503 and closed at
   once, before anything is read from it.
 
-The body of a request is the application's to read: `BodyDeadlineMiddleware` gives it
+The body of a request is the application's to read: `body_within` gives it
 `body_read_timeout` from the headers to its last byte, then answers 408 (problem+json) and
 closes the connection.
 """
@@ -27,9 +27,7 @@ from http import HTTPStatus
 from typing import Any
 
 from litestar import Litestar
-from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Receive, ReceiveMessage, Scope, Send
+from litestar.types import Receive, ReceiveMessage
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from api.config import Settings
@@ -223,35 +221,28 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-class BodyDeadlineMiddleware(ASGIMiddleware):
-    """A request's body must arrive within `timeout` seconds of its headers: else 408, and the
-    connection is closed (`Connection: close`)."""
+def body_within(receive: Receive, timeout: float) -> Receive:
+    """`receive` held to a deadline: a request's body must arrive within `timeout` seconds of
+    its headers (of this call), else 408 and the connection is closed (`Connection: close`).
+    What follows the body (a disconnect) has no deadline. api/frame.py wraps every request's."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    body_done = False
 
-    scopes = (ScopeType.HTTP,)
+    async def receive_in_time() -> ReceiveMessage:
+        nonlocal body_done
+        if body_done:
+            return await receive()
+        try:
+            async with asyncio.timeout_at(deadline):
+                message = await receive()
+        except TimeoutError:
+            raise Problem(
+                REQUEST_TIMEOUT,
+                f"The request's body did not arrive within {timeout:g} s.",
+                headers={"Connection": "close"},
+            ) from None
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            body_done = True
+        return message
 
-    def __init__(self, timeout: float) -> None:
-        self.timeout = timeout
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.timeout
-        body_done = False
-
-        async def receive_in_time() -> ReceiveMessage:
-            nonlocal body_done
-            if body_done:  # what follows the body is a disconnect: no deadline
-                return await receive()
-            try:
-                async with asyncio.timeout_at(deadline):
-                    message = await receive()
-            except TimeoutError:
-                raise Problem(
-                    REQUEST_TIMEOUT,
-                    f"The request's body did not arrive within {self.timeout:g} s.",
-                    headers={"Connection": "close"},
-                ) from None
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                body_done = True
-            return message
-
-        await next_app(scope, receive_in_time, send)
+    return receive_in_time

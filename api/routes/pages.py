@@ -11,8 +11,8 @@ long for it or a `..` would otherwise reach `stat`). A file added later is serve
 Among them, under `vendor/`, the third-party files the API's documentation page loads.
 
 Every answer says `X-Content-Type-Options: nosniff`, and every HTML answer carries the pages'
-policy (`security_headers`, a before-send hook: one place for all routes, the files included),
-the documentation page its own (DOCS_HEADERS).
+policy (`api.frame.response_headers`, a before-send hook: one place for all routes, the files
+included), the documentation page its own (DOCS_HEADERS).
 """
 
 from __future__ import annotations
@@ -23,11 +23,10 @@ from pathlib import Path
 from uuid import UUID
 
 from litestar import Response, get, route
-from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import HttpMethod, MediaType
 from litestar.params import FromPath
 from litestar.response import File
-from litestar.types import BeforeMessageSendHookHandler, ControllerRouterHandler, Message, Scope
+from litestar.types import ControllerRouterHandler
 
 from api.openapi import DOCS_STYLE
 from api.problems import NOT_FOUND, Problem
@@ -106,27 +105,6 @@ def viewer_file(name: FromPath[str]) -> File:
     if path is None:
         raise Problem(NOT_FOUND, "The viewer has no file of this name.")
     return File(path, filename=path.name, content_disposition_type="inline")
-
-
-def security_headers(docs: str) -> BeforeMessageSendHookHandler:
-    """A before-send hook: every answer says nosniff, and every HTML one carries the pages'
-    policy; under `docs` (the OpenAPI path) the documentation page's own (DOCS_HEADERS).
-    A coroutine: Litestar would run a plain function in a worker thread, twice an answer."""
-    docs_prefix = docs.rstrip("/") + "/"
-
-    async def add_security_headers(message: Message, scope: Scope) -> None:
-        if message["type"] != "http.response.start":
-            return
-        headers = MutableScopeHeaders.from_message(message)
-        if not headers.get("content-type", "").startswith("text/html"):
-            headers["X-Content-Type-Options"] = "nosniff"
-            return
-        path = scope["path"]
-        wanted = DOCS_HEADERS if path == docs or path.startswith(docs_prefix) else PAGE_HEADERS
-        for name, value in wanted.items():
-            headers[name] = value
-
-    return add_security_headers
 
 
 HANDLERS: list[ControllerRouterHandler] = [game_page, viewer_file]

@@ -1,4 +1,5 @@
-"""Request ids (api/logging.py): the client's when sane, else drawn; every response echoes one."""
+"""Request ids (api/logging.py): the client's when sane, else drawn; every response echoes one
+(api/frame.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import re
 
 import pytest
 
-from api.logging import echo_request_id, request_id
+from api.frame import response_headers
+from api.logging import request_id
 
 DRAWN = re.compile(r"^[0-9a-f]{32}$")
 
@@ -40,10 +42,15 @@ async def test_the_echo_replaces_any_id_the_response_had() -> None:
         "status": 200,
         "headers": [(b"content-type", b"text/plain"), (b"X-Request-ID", b"stale")],
     }
-    await echo_request_id(message, one)
-    assert message["headers"] == [(b"content-type", b"text/plain"), (b"x-request-id", b"trace-7")]
+    echo = response_headers(docs="/schema")
+    await echo(message, one)
+    assert message["headers"] == [
+        (b"content-type", b"text/plain"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-request-id", b"trace-7"),
+    ]
     body = {"type": "http.response.body", "body": b"ok"}
-    await echo_request_id(body, one)
+    await echo(body, one)
     assert body == {"type": "http.response.body", "body": b"ok"}
 
 
