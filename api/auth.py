@@ -75,3 +75,12 @@ async def provide_seat(caller: NamedDependency[Seat | None]) -> Seat:
     if caller is None:
         raise _unauthorized("This operation needs the seat token of a player of this game.")
     return caller
+
+
+async def seat_of_caller(
+    request: Request[Any, Any, Any], game_id: UUID, service: GameService
+) -> Seat:
+    """What the `seat` dependency gives, for a handler to call itself: the two routes of every
+    move (a page of legal commands, a command) do, for Litestar's chain of three dependencies
+    (service, caller, seat) took ~13 µs a request."""
+    return await provide_seat(await provide_caller(request, game_id, service))

@@ -20,6 +20,13 @@ def provide_service(state: State) -> GameService:
     return service
 
 
+def service_in(state: State) -> GameService:
+    """The game service, for the two routes of every move, which find the caller's seat
+    themselves (`api.auth.seat_of_caller`) rather than through the chain of dependencies."""
+    service: GameService = state.service
+    return service
+
+
 def sweeper_in(state: State) -> Sweeper:
     """The sweeper, for a handler that also has the service: taken from the app's state, not
     as a dependency, because Litestar resolves two independent dependencies of a handler

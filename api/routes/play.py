@@ -7,7 +7,6 @@ from uuid import UUID
 
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.di import NamedDependency
 from litestar.params import (
     FromPath,
     HeaderParameter,
@@ -16,8 +15,8 @@ from litestar.params import (
     SkipValidation,
 )
 
-from api.auth import sitting_of
-from api.dependencies import sweeper_in
+from api.auth import seat_of_caller, sitting_of
+from api.dependencies import service_in, sweeper_in
 from api.problems import (
     CONCURRENT_UPDATE,
     CORRUPT_STREAM,
@@ -37,9 +36,7 @@ from api.problems import (
 )
 from api.routes.params import GAME_READ_PROBLEMS, MAX_SEQ, REQUIRED_SEAT, strict_body
 from api.schemas import CommandRequest, CommandResult, LegalCommandPage
-from api.service import GameService
 from api.views import command_result
-from referee.kernel import Seat
 
 IdempotencyKey = Annotated[
     str | None,
@@ -79,8 +76,6 @@ IdempotencyKey = Annotated[
 async def play_command(
     game_id: FromPath[UUID],
     data: SkipValidation[JSONBody[CommandRequest]],
-    seat: NamedDependency[Seat],
-    service: NamedDependency[GameService],
     state: State,
     request: Request[Any, Any, Any],
     idempotency_key: IdempotencyKey = None,
@@ -94,6 +89,8 @@ async def play_command(
     and `{"type": "game.claim-timeout", "seat": n}` once seat n's time has run out in a timed
     game (refused with `kernel.time-remains` before). Neither is listed in `legal-commands`.
     """
+    service = service_in(state)
+    seat = await seat_of_caller(request, game_id, service)
     body = strict_body(data, CommandRequest)
     result = await service.play(
         str(game_id),
@@ -117,13 +114,15 @@ async def play_command(
 )
 async def list_legal_commands(
     game_id: FromPath[UUID],
-    seat: NamedDependency[Seat],
-    service: NamedDependency[GameService],
+    state: State,
+    request: Request[Any, Any, Any],
     offset: Annotated[int, QueryParameter(ge=0, le=MAX_SEQ, description="Skip this many.")] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many.")] = 100,
 ) -> LegalCommandPage:
     """Every command the calling seat may send now (none when it is not its turn), a page at
     a time: there can be thousands."""
+    service = service_in(state)
+    seat = await seat_of_caller(request, game_id, service)
     table, legal = await service.legal_commands(str(game_id), seat)
     return LegalCommandPage(
         seat=seat,
