@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 
 from referee.games.manitou_island import board as rules_board
-from referee.games.manitou_island.board import Board, Placement
+from referee.games.manitou_island.board import Board
 from referee.games.manitou_island.commands import Command, PlayLand, PlaySpecialty
 from referee.games.manitou_island.data import SPECIALTY_BY_ID, Colour, Face, SpecialtyCardId
 from referee.games.manitou_island.options import bounded_board
@@ -27,10 +28,11 @@ def legal_commands(state: State, seat: Seat) -> list[Command]:
     commands: list[Command] = [PlayLand(card=card, at=at) for card, at in placements]
     if state.stage == "start-of-turn":
         colour = colour_of_seat(state, seat)
+        placed = frozenset(at for _, at in placements)
         commands.extend(
             PlaySpecialty(card=option[0], face=option[1], at=option[2])
             for option in specialty_options(state, seat, board, bounds)
-            if leaves_land_play(board, bounds, hand, colour, option, placements)
+            if leaves_land_play(board, bounds, hand, colour, option, placed)
         )
     return commands
 
@@ -72,14 +74,17 @@ def leaves_land_play(
     hand: Sequence[int],
     colour: Colour,
     option: SpecialtyOption,
-    placements: Sequence[Placement],
+    placed: AbstractSet[Hex],
 ) -> bool:
-    """Whether a land card of `hand` can still be played after the specialty `option`."""
+    """Whether a land card of `hand` can still be played after the specialty `option`;
+    `placed`: the spaces a land card of `hand` may be played on now."""
     _, face, at, flooded = option
     changed = {at, *flooded}
     touched = changed.union(*(space.neighbours() for space in changed))
-    # A placement whose space and neighbours the specialty card leaves alone stays legal.
-    if any(space not in touched for _, space in placements):
+    # A placement whose space and neighbours the specialty card leaves alone stays legal: a
+    # subset test, which a set larger than `touched` fails at once (it was a walk over every
+    # placement for every option, 10% of the game's legal-commands read).
+    if not placed <= touched:
         return True
     after = rules_board.with_specialty(board, face, at, colour, flooded)
     return rules_board.has_land_placement(after, bounds, hand)
@@ -93,6 +98,6 @@ def can_play(state: State, seat: Seat) -> bool:
     if rules_board.has_land_placement(board, bounds, hand):
         return True
     return any(
-        leaves_land_play(board, bounds, hand, colour_of_seat(state, seat), option, ())
+        leaves_land_play(board, bounds, hand, colour_of_seat(state, seat), option, frozenset())
         for option in specialty_options(state, seat, board, bounds)
     )
