@@ -15,14 +15,10 @@ from api.tickets import StreamTickets
 from referee.kernel import Registry
 
 
-def provide_service(state: State) -> GameService:
-    service: GameService = state.service
-    return service
-
-
 def service_in(state: State) -> GameService:
-    """The game service, for the two routes of every move, which find the caller's seat
-    themselves (`api.auth.seat_of_caller`) rather than through the chain of dependencies."""
+    """The game service: the `service` dependency, and what the two routes of every move call
+    themselves, as they find the caller's seat without the chain of dependencies
+    (`api.auth.seat_of_caller`)."""
     service: GameService = state.service
     return service
 
@@ -57,7 +53,7 @@ def provide_registry(state: State) -> Registry:
 
 
 APP_DEPENDENCIES = {
-    "service": Provide(provide_service, sync_to_thread=False),
+    "service": Provide(service_in, sync_to_thread=False),
     "registry": Provide(provide_registry, sync_to_thread=False),
     "archive": Provide(provide_archive, sync_to_thread=False),
     "hub": Provide(provide_hub, sync_to_thread=False),

@@ -70,13 +70,13 @@ def response_headers(docs: str) -> BeforeMessageSendHookHandler:
     async def add_response_headers(message: Message, scope: Scope) -> None:
         if message["type"] != "http.response.start":
             return
-        headers: Headers = list(message.get("headers") or ())
-        content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+        given = message.get("headers") or ()
+        content_type = next((v for k, v in given if k.lower() == b"content-type"), b"")
         ours = nosniff
         if content_type.startswith(b"text/html"):
             path = scope["path"]
             ours = docs_page if path == docs or path.startswith(docs_prefix) else page
-        headers = [(k, v) for k, v in headers if k.lower() not in ours.names]
+        headers: Headers = [(k, v) for k, v in given if k.lower() not in ours.names]
         headers += ours.headers
         headers.append((REQUEST_ID_NAME, request_id(scope).encode("latin-1")))
         message["headers"] = headers
