@@ -587,8 +587,11 @@ async def run(args: argparse.Namespace, owner_url: str, app_url: str, cluster: P
         )
 
     say(f"7. direct appends and pgbench, {args.games} streams/clients ...")
-    direct = await measure_direct_appends(database_url, args.games, args.seconds / 2)
+    direct = await measure_direct_appends(
+        database_url, args.games, args.seconds / 2, postmaster=postmaster
+    )
     figures["direct_appends_per_second"] = direct["appends_per_second"]
+    figures["direct_pg_cpu_us_per_append"] = direct["postgres_cpu_us_per_append"]
     figures["direct_p50_ms"] = direct["p50_ms"]
     figures["direct_p99_ms"] = direct["p99_ms"]
     figures.update(run_pgbench(owner_url, args.games, args.seconds / 2))
@@ -690,7 +693,8 @@ def report(f: dict[str, Any]) -> str:
         f"memory: {g('memory_games')} games cached: +{g('memory_grown_mib')} MiB "
         f"({g('memory_kib_per_game')} KiB a game; RSS {g('memory_rss_before_mib')} -> "
         f"{g('memory_rss_after_mib')} MiB)",
-        f"direct appends: {g('direct_appends_per_second')}/s on {g('games')} streams; pgbench "
+        f"direct appends: {g('direct_appends_per_second')}/s on {g('games')} streams "
+        f"(PostgreSQL {g('direct_pg_cpu_us_per_append')} µs of CPU an append); pgbench "
         f"INSERT: {g('pgbench_inserts_per_second')}/s with {g('pgbench_clients')} clients "
         f"(ratio {g('direct_over_pgbench')})",
         f"cold load of {g('cold_load_events')} events ({g('cold_load_kind')}): "

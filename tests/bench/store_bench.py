@@ -25,6 +25,7 @@ import psycopg
 
 from eventstore import EventStore, NewEvent, SeedKeys, open_store, provision
 from eventstore.groupcommit import WRITERS
+from tests.bench import procstat
 
 MOVE_BODY = b'{"type":"bench.move","seat":0,"card":17,"note":"' + b"x" * 150 + b'"}'
 COMMAND_BODY = b'{"type":"bench.play","card":17}'
@@ -40,11 +41,13 @@ async def measure_direct_appends(
     *,
     warmup: float = 1.0,
     pool_size: int | None = None,
+    postmaster: int | None = None,
 ) -> dict[str, Any]:
     """Append for `seconds` (after `warmup`) to `streams` new games; the rate and latencies.
 
     `url` logs in as the service would, on a provisioned database (`bench_login`). One
-    connection per stream unless `pool_size` says otherwise.
+    connection per stream unless `pool_size` says otherwise. Given the server's `postmaster`
+    pid, the CPU an append costs PostgreSQL and this process over the same window, too.
     """
     size = pool_size or streams
     options: dict[str, Any] = {"min_size": size, "max_size": size, "name": "referee-bench"}
@@ -61,17 +64,41 @@ async def measure_direct_appends(
         started = time.perf_counter()
         measure_from = started + warmup
         stop_at = measure_from + seconds
+        window = asyncio.create_task(_cpu_window(postmaster, measure_from, stop_at))
         await asyncio.gather(*(_play(store, g, measure_from, stop_at, latencies) for g in game_ids))
+        postgres_cpu, client_cpu = await window
+        batches = store.group_commits
     latencies.sort()
+    per_append = 1e6 / max(len(latencies), 1)
+    cpu = (
+        {}
+        if postmaster is None
+        else {
+            "postgres_cpu_us_per_append": round(postgres_cpu * per_append, 1),
+            "client_cpu_us_per_append": round(client_cpu * per_append, 1),
+        }
+    )
     return {
+        **cpu,
         "streams": streams,
         "connections": size,
         "seconds": seconds,
         "appends": len(latencies),
+        "appends_per_batch": round(batches.appends / max(batches.batches, 1), 1),  # warm-up too
         "appends_per_second": round(len(latencies) / seconds, 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 2),
         "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 2),
     }
+
+
+async def _cpu_window(postmaster: int | None, start: float, stop: float) -> tuple[float, float]:
+    """PostgreSQL's CPU (the postmaster's tree) and this process's between two moments."""
+    if postmaster is None:
+        return 0.0, 0.0
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    postgres, client = procstat.tree_cpu_seconds([postmaster]), time.process_time()
+    await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+    return procstat.tree_cpu_seconds([postmaster]) - postgres, time.process_time() - client
 
 
 async def _create(store: EventStore, game_id: str) -> None:
@@ -118,11 +145,15 @@ async def _main(arguments: argparse.Namespace) -> dict[str, Any]:
     if url:
         login = await bench_login(url)
         return await measure_direct_appends(login, arguments.streams, arguments.seconds)
+    from eventstore.embedded import CLUSTER_DIR
     from tests.bench.cluster import embedded_cluster
 
-    with embedded_cluster() as (embedded, _):
+    with embedded_cluster() as (embedded, directory):
         login = await bench_login(embedded.owner_url, embedded.app_url)
-        return await measure_direct_appends(login, arguments.streams, arguments.seconds)
+        postmaster = procstat.postmaster_pid(directory / CLUSTER_DIR)
+        return await measure_direct_appends(
+            login, arguments.streams, arguments.seconds, postmaster=postmaster
+        )
 
 
 def main() -> None:
@@ -134,8 +165,14 @@ def main() -> None:
     print(
         f"direct appends through the store: {figures['appends_per_second']}/s on "
         f"{figures['streams']} streams ({figures['connections']} connections), "
-        f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms"
+        f"p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms, "
+        f"{figures['appends_per_batch']} appends a batch"
     )
+    if "postgres_cpu_us_per_append" in figures:
+        print(
+            f"CPU an append: PostgreSQL {figures['postgres_cpu_us_per_append']} µs, "
+            f"this process {figures['client_cpu_us_per_append']} µs"
+        )
     print(json.dumps(figures))
 
 
