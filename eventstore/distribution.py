@@ -6,7 +6,7 @@ statement of the store, which names its game (tests/store/test_statements.py), r
 shard alone. `game_creations`, looked up by the hash of an Idempotency-Key rather than by
 game, becomes a reference table (a copy on every node); its foreign key to `games` goes, since
 Citus allows none from a reference table to a distributed one. The append-only and in-line
-guards (migrations 0001, 0002, 0006, and 0008's on redeemed tickets) are triggers; Citus
+guards (migrations 0001, 0002, 0011 and 0013, and 0008's on redeemed tickets) are triggers; Citus
 runs triggers on distributed tables only with `citus.enable_unsafe_triggers`, which the step
 sets for its own transaction, so that the guards travel with the shards. A kept audit report
 is checked against the row versions (`xmin`, `ctid`) of its game's rows, read by a statement

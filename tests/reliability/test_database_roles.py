@@ -194,6 +194,23 @@ async def test_an_event_of_no_game_is_refused(login: Conn, superuser_conn: Conn)
     assert await count.fetchone() == (0,)
 
 
+async def test_a_command_of_no_game_is_refused(login: Conn, superuser_conn: Conn) -> None:
+    """No foreign key holds a command to its game: the statement's own check does."""
+    game_id = str(uuid.uuid4())
+    with pytest.raises(
+        psycopg.errors.RestrictViolation, match=f"game {game_id}: command 1 belongs"
+    ):
+        await login.execute(
+            "INSERT INTO commands (game_id, command_id, seat, body, first_seq, last_seq)"
+            " VALUES (%s, 1, 0, 'x', 1, 1)",
+            [game_id],
+        )
+    count = await superuser_conn.execute(
+        "SELECT count(*) FROM commands WHERE game_id = %s", [game_id]
+    )
+    assert await count.fetchone() == (0,)
+
+
 def test_a_server_refuses_to_log_in_as_the_owner(owner_database_url: str, tmp_path: Path) -> None:
     """Given the owner's (a superuser's) URL as its own login, `referee serve` says so and
     stops, rather than serving with every privilege."""
