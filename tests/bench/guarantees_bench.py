@@ -1,6 +1,7 @@
 """What each guarantee of an append costs PostgreSQL: direct appends with one switched off.
 
     .venv/bin/python -m tests.bench.guarantees_bench [--streams 32] [--seconds 3] [--rounds 3]
+        [--explain]
 
 One throw-away embedded PostgreSQL (durable, as `referee serve` runs it), provisioned as the
 service's is; `store_bench`'s direct appends (`streams` games, one event a command) once with
@@ -14,6 +15,9 @@ a guarantee is the baseline's CPU less the variant's.
 With 32 streams the store writes batches of 32 (the streams move in step); `--streams 4` puts
 the batches near what `make bench` sees (about five appends a batch), where what a statement
 costs once weighs more than what a row costs.
+
+`--explain` first runs one real batch under `EXPLAIN ANALYZE` (rolled back) and prints each
+trigger's time: steadier than the CPU figures, which move by a few µs from run to run here.
 
 Prints a table, then one JSON line. Not a test: nothing here is asserted.
 """
@@ -36,6 +40,7 @@ from psycopg import sql
 from eventstore import store as store_module
 from eventstore.embedded import CLUSTER_DIR
 from eventstore.notifications import Notifier
+from eventstore.store import EventStore
 from tests.bench import procstat
 from tests.bench.cluster import embedded_cluster
 from tests.bench.store_bench import bench_login, measure_direct_appends
@@ -163,10 +168,46 @@ def _nothing() -> Iterator[None]:
     yield
 
 
+_EXPLAINED = ("Planning Time", "Trigger", "Execution Time")
+
+
+async def explain_a_batch(owner_url: str, login: str, streams: int) -> str:
+    """A real batch of `streams` appends run once more under `EXPLAIN ANALYZE` before it is
+    written, as the owner, in a transaction rolled back: the time of each trigger, the
+    statement's planning and execution. The third such batch of a run, so that the owner's
+    connection has its plans and functions ready."""
+    explained: list[str] = []
+    write_together = EventStore._write_together
+
+    async def explaining(self: EventStore, appends: list[Any]) -> list[Any]:
+        if len(appends) == streams and len(explained) < 3:
+            rows = [store_module._many_row(i, a.prepared()[1]) for i, a in enumerate(appends)]
+            async with conn.transaction(force_rollback=True):
+                cursor = await conn.execute(
+                    "EXPLAIN (ANALYZE, BUFFERS) " + store_module._APPEND_MANY,
+                    {"appends": store_module._json(rows)},
+                )
+                plan = [str(row[0]) for row in await cursor.fetchall()]
+            explained.append("\n".join(line for line in plan if line.startswith(_EXPLAINED)))
+        return await write_together(self, appends)
+
+    async with await psycopg.AsyncConnection.connect(owner_url, autocommit=True) as conn:
+        EventStore._write_together = explaining  # type: ignore[method-assign]
+        try:
+            await measure_direct_appends(login, streams, 1.0, warmup=0.5)
+        finally:
+            EventStore._write_together = write_together  # type: ignore[method-assign]
+    return explained[-1] if explained else "no batch of that size was written"
+
+
 async def run(args: argparse.Namespace) -> dict[str, dict[str, float]]:
     figures = {variant.name: Figures() for variant in VARIANTS}
     with embedded_cluster() as (embedded, directory):
         login = await bench_login(embedded.owner_url, embedded.app_url)
+        if args.explain:
+            print(await explain_a_batch(embedded.owner_url, login, args.streams))
+        if args.rounds < 1:
+            return {}
         postmaster = procstat.postmaster_pid(directory / CLUSTER_DIR)
         await _measure(VARIANTS[0], embedded.owner_url, login, postmaster, args)  # warm-up
         order = random.Random(args.seed)
@@ -197,11 +238,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--streams", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="0: only --explain")
     parser.add_argument("--seed", type=int, default=29, help="of the rounds' orders")
+    parser.add_argument(
+        "--explain", action="store_true", help="first, EXPLAIN ANALYZE a batch (rolled back)"
+    )
     args = parser.parse_args()
     results = asyncio.run(run(args))
-    print(printed(results))
+    if results:
+        print(printed(results))
     print(json.dumps({"streams": args.streams, "seconds": args.seconds, "results": results}))
 
 
