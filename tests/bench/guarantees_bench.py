@@ -5,14 +5,14 @@
 
 One throw-away embedded PostgreSQL (durable, as `referee serve` runs it), provisioned as the
 service's is; `store_bench`'s direct appends (`streams` games, one event a command) once with
-every guarantee and once without each, the variants alternated round after round. A variant
+every guarantee and once without each, each round in its own order. A variant
 switches one guarantee off as the database's owner (a trigger disabled, a key dropped) or in
 this process (a check left out of the append's statement, the notification not sent), and puts
 it back before the next. For each: PostgreSQL's CPU an append (the postmaster's tree, /proc),
 this process's, appends a second and the batch's size, the median of the rounds. The cost of
 a guarantee is the baseline's CPU less the variant's.
 
-With 32 streams the store writes batches of 32 (the streams move in step); `--streams 4` puts
+With 32 streams the store writes batches of 32 (the streams move in step); `--streams 5` puts
 the batches near what `make bench` sees (about five appends a batch), where what a statement
 costs once weighs more than what a row costs.
 
@@ -30,7 +30,7 @@ import json
 import random
 import statistics
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +54,7 @@ class Variant:
     name: str
     off: str = ""
     on: str = ""
-    in_process: Callable[[], Any] | None = None
+    in_process: Callable[[], AbstractContextManager[None]] | None = None
 
 
 @contextmanager
@@ -62,7 +62,7 @@ def _without_head_guards() -> Iterator[None]:
     kept = store_module._APPEND_MANY
     comment_and_guards = kept[kept.index("       -- As `_APPEND`.") : kept.index(" RETURNING a.i")]
     if "e.seq > a.expected LIMIT 1) IS NULL" not in comment_and_guards:
-        raise RuntimeError("the append's statement changed: update _HEAD_GUARDS")
+        raise RuntimeError("the append's statement changed: update _without_head_guards")
     store_module._APPEND_MANY = kept.replace(comment_and_guards, "")
     try:
         yield
@@ -151,8 +151,8 @@ def _as_owner(owner_url: str, statement: str, login: str) -> None:
 
 
 async def _measure(
-    variant: Variant, owner_url: str, login: str, postmaster: int, args: Any
-) -> dict:
+    variant: Variant, owner_url: str, login: str, postmaster: int, args: argparse.Namespace
+) -> dict[str, Any]:
     _as_owner(owner_url, variant.off, login)
     try:
         with variant.in_process() if variant.in_process else _nothing():
@@ -174,8 +174,8 @@ _EXPLAINED = ("Planning Time", "Trigger", "Execution Time")
 async def explain_a_batch(owner_url: str, login: str, streams: int) -> str:
     """A real batch of `streams` appends run once more under `EXPLAIN ANALYZE` before it is
     written, as the owner, in a transaction rolled back: the time of each trigger, the
-    statement's planning and execution. The third such batch of a run, so that the owner's
-    connection has its plans and functions ready."""
+    statement's planning and execution. The last of the first three such batches, so that the
+    owner's connection has its plans and functions ready."""
     explained: list[str] = []
     write_together = EventStore._write_together
 
