@@ -30,7 +30,7 @@ import json
 import random
 import statistics
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,17 +155,12 @@ async def _measure(
 ) -> dict[str, Any]:
     _as_owner(owner_url, variant.off, login)
     try:
-        with variant.in_process() if variant.in_process else _nothing():
+        with variant.in_process() if variant.in_process else nullcontext():
             return await measure_direct_appends(
                 login, args.streams, args.seconds, postmaster=postmaster
             )
     finally:
         _as_owner(owner_url, variant.on, login)
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 _EXPLAINED = ("Planning Time", "Trigger", "Execution Time")
