@@ -5,21 +5,27 @@ is distributed by `game_id` and co-located, so that one game lives on one shard 
 statement of the store, which names its game (tests/store/test_statements.py), runs on that
 shard alone. `game_creations`, looked up by the hash of an Idempotency-Key rather than by
 game, becomes a reference table (a copy on every node); its foreign key to `games` goes, since
-Citus allows none from a reference table to a distributed one. The append-only and in-line
-guards (migrations 0001, 0002, 0011 and 0013, and 0008's on redeemed tickets) are triggers; Citus
-runs triggers on distributed tables only with `citus.enable_unsafe_triggers`, which the step
-sets for its own transaction, so that the guards travel with the shards. A kept audit report
-is checked against the row versions (`xmin`, `ctid`) of its game's rows, read by a statement
-routed to the game's shard like any other; a shard moved writes new row versions, so the
-reports kept for its games are verified once more (api/audit.py).
+Citus allows none from a reference table to a distributed one. The log of checkpoints and the
+signing keys stay on the coordinator: they are not a game's (eventstore/log.py never joins them
+to a game's table).
+
+The guards travel with the shards: Citus creates a distributed table's triggers on each of its
+shards, where they fire on the rows (with `citus.enable_unsafe_triggers`, which the step sets
+for its own transaction). The append-only triggers and the one that holds a game's version and
+status to moving forward stay as they are. The in-line checks do not: Citus runs a statement
+that writes several tables (every write of the store) as one statement a table, so a check at
+the end of each would find the write half done. They are replaced here by their row-by-row
+form, checked at commit on the worker that holds the rows (migration 0014 says how).
+
+A kept audit report is checked against the row versions (`xmin`, `ctid`) of its game's rows,
+read by a statement routed to the game's shard like any other; a shard moved writes new row
+versions, so the reports kept for its games are verified once more (api/audit.py).
 
 The step runs after the migrations, as the schema's owner, where the `citus` extension is
 installed in the database (`CREATE EXTENSION citus`, by the cluster's administrator, with
-citus in `shared_preload_libraries`); elsewhere it changes nothing and says so. Tables already
-distributed are left as they are, so running it again does nothing.
-
-Written from Citus's documentation and checked here only where Citus is absent: no Citus
-cluster was at hand (README, "Scaling").
+citus in `shared_preload_libraries`); elsewhere it changes nothing and says so. Running it
+again distributes nothing more, and puts the checks of a cluster in place if they are not
+(a database distributed by an older release kept the statement-level ones).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import sql
 
 # Referenced tables first: a distributed table's foreign keys point at co-located ones.
 DISTRIBUTED = ("games", "seat_tokens", "commands", "events", "redeemed_tickets")
@@ -35,9 +42,31 @@ REFERENCE = ("game_creations",)
 LOCAL = ("schema_migrations", "signing_keys", "log_leaves", "checkpoints")
 DROPPED_FOR_CITUS = ("game_creations", "game_creations_game_id_fkey")  # reference -> distributed
 
+# The in-line checks of one database (migrations 0011, 0013): table, trigger.
+STATEMENT_CHECKS = (
+    ("games", "games_created_with_their_events"),
+    ("games", "games_moved_with_their_events"),
+    ("events", "events_in_line"),
+    ("commands", "commands_of_their_games"),
+)
+# Their form on a cluster (migration 0014): table, trigger, what fires it, its function.
+ROW_CHECKS = (
+    (
+        "games",
+        "games_version_has_its_event",
+        "INSERT OR UPDATE OF version",
+        "refuse_version_without_its_event_on_shard",
+    ),
+    ("events", "events_in_line_at_commit", "INSERT", "refuse_event_out_of_line_on_shard"),
+    ("commands", "commands_of_games_at_commit", "INSERT", "refuse_command_of_no_game_on_shard"),
+)
+
 _HAS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
 _DISTRIBUTED_ALREADY = (
     "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'games'::regclass)"
+)
+_HAS_TRIGGER = (
+    "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = %s::regclass AND tgname = %s)"
 )
 
 
@@ -49,31 +78,57 @@ class Distribution:
 
 async def distribute(conn: psycopg.AsyncConnection) -> Distribution:
     """Distribute the tables by game_id if the citus extension is installed and they are not
-    yet; else do nothing. `conn`: the owner's, in autocommit."""
+    yet, with the checks of a cluster; else do nothing. `conn`: the owner's, in autocommit."""
     if not await _true(conn, _HAS_CITUS):
         return Distribution(False, "no citus extension: the tables stay on this one database")
-    if await _true(conn, _DISTRIBUTED_ALREADY):
-        return Distribution(False, "citus: the tables are distributed by game_id already")
-    table, constraint = DROPPED_FOR_CITUS
+    already = await _true(conn, _DISTRIBUTED_ALREADY)
     async with conn.transaction():
         await conn.execute("SET LOCAL citus.enable_unsafe_triggers = on")
-        await conn.execute(
-            psycopg.sql.SQL("ALTER TABLE {} DROP CONSTRAINT IF EXISTS {}").format(
-                psycopg.sql.Identifier(table), psycopg.sql.Identifier(constraint)
-            )
-        )
-        for name in DISTRIBUTED:
-            colocate = "default" if name == DISTRIBUTED[0] else DISTRIBUTED[0]
+        for table, trigger in STATEMENT_CHECKS:  # before the rows are copied to the shards
             await conn.execute(
-                "SELECT create_distributed_table(%s, 'game_id', colocate_with => %s)",
-                [name, colocate],
+                sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
+                    sql.Identifier(trigger), sql.Identifier(table)
+                )
             )
-        for name in REFERENCE:
-            await conn.execute("SELECT create_reference_table(%s)", [name])
+        if not already:
+            await _distribute_tables(conn)
+        await _check_rows_at_commit(conn)
+    if already:
+        return Distribution(False, "citus: the tables are distributed by game_id already")
     return Distribution(True, f"citus: {', '.join(DISTRIBUTED)} distributed by game_id")
 
 
-async def _true(conn: psycopg.AsyncConnection, query: str) -> bool:
-    cursor = await conn.execute(query)
+async def _distribute_tables(conn: psycopg.AsyncConnection) -> None:
+    table, constraint = DROPPED_FOR_CITUS
+    await conn.execute(
+        sql.SQL("ALTER TABLE {} DROP CONSTRAINT IF EXISTS {}").format(
+            sql.Identifier(table), sql.Identifier(constraint)
+        )
+    )
+    for name in DISTRIBUTED:
+        colocate = "default" if name == DISTRIBUTED[0] else DISTRIBUTED[0]
+        await conn.execute(
+            "SELECT create_distributed_table(%s, 'game_id', colocate_with => %s)",
+            [name, colocate],
+        )
+    for name in REFERENCE:
+        await conn.execute("SELECT create_reference_table(%s)", [name])
+
+
+async def _check_rows_at_commit(conn: psycopg.AsyncConnection) -> None:
+    """The row-by-row checks, deferred to commit, on each shard (those missing)."""
+    for table, trigger, fired_by, function in ROW_CHECKS:
+        if await _true(conn, _HAS_TRIGGER, [table, trigger]):
+            continue
+        await conn.execute(
+            sql.SQL(
+                "CREATE CONSTRAINT TRIGGER {} AFTER " + fired_by + " ON {}"
+                " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION {}()"
+            ).format(sql.Identifier(trigger), sql.Identifier(table), sql.Identifier(function))
+        )
+
+
+async def _true(conn: psycopg.AsyncConnection, query: str, params: list[str] | None = None) -> bool:
+    cursor = await conn.execute(query, params)
     row = await cursor.fetchone()
     return bool(row and row[0])

@@ -27,12 +27,22 @@ from eventstore.types import StoreError, StreamHead
 
 LOG_LOCK = 0x7265_6665_7265_6501  # pg advisory lock key: "referee" + 1, the log's writer
 
+# In three steps, each a query Citus runs (eventstore/distribution.py: the log's tables stay on
+# the coordinator, the games are distributed, and no query may join the two): every game's
+# version; those the log does not hold (on the coordinator); their heads (where the games are).
+# A head that moved on between the steps is logged as it is then: as new to the log as the first.
 _CHANGED_HEADS = """
+WITH versions AS MATERIALIZED (
+    SELECT game_id, version FROM games
+), changed AS MATERIALIZED (
+    SELECT v.game_id FROM versions v
+     WHERE NOT EXISTS (
+           SELECT 1 FROM log_leaves l WHERE l.game_id = v.game_id AND l.version = v.version)
+)
 SELECT g.game_id, g.version, g.status, e.hash, e.recorded_at, g.seed_key_id, g.sealed_seed
   FROM games g
   JOIN events e ON e.game_id = g.game_id AND e.seq = g.version
- WHERE NOT EXISTS (
-       SELECT 1 FROM log_leaves l WHERE l.game_id = g.game_id AND l.version = g.version)
+ WHERE g.game_id IN (SELECT game_id FROM changed)
  ORDER BY g.updated_at, g.game_id
 """
 

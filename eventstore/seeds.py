@@ -109,21 +109,23 @@ def key_file(path: Path) -> SeedKeys:
 
 # -- checking and sealing what is stored --------------------------------------------------------
 
+# No row is locked while it is read (Citus refuses FOR UPDATE across shards): a row is written
+# only if it still holds what was read, so two `migrate`s at once never undo each other's work
+# (both seal the one seed the row holds; the second finds the row changed, then done).
 _TO_SEAL = """
 SELECT game_id, seed, seed_key_id, sealed_seed
   FROM games
  WHERE seed IS NOT NULL OR seed_key_id IS DISTINCT FROM %(current)s
  ORDER BY game_id
  LIMIT %(batch)s
-   FOR UPDATE
 """
 
 _STORE_SEALED = """
 UPDATE games g
    SET seed = NULL, seed_key_id = s.key_id, sealed_seed = s.sealed
-  FROM unnest(%(game_ids)s::text[], %(key_ids)s::text[], %(sealed)s::bytea[])
-       AS s(game_id, key_id, sealed)
- WHERE g.game_id = s.game_id
+  FROM unnest(%(game_ids)s::text[], %(key_ids)s::text[], %(sealed)s::bytea[],
+              %(was)s::bytea[]) AS s(game_id, key_id, sealed, was)
+ WHERE g.game_id = s.game_id AND coalesce(g.seed, g.sealed_seed) = s.was
 """
 
 
@@ -182,6 +184,7 @@ async def seal_seeds(owner_conninfo: str, keys: SeedKeys) -> SealReport:
                             "game_ids": [game_id for game_id, _, _ in batch],
                             "key_ids": [key_id for _, key_id, _ in batch],
                             "sealed": [sealed for _, _, sealed in batch],
+                            "was": [bytes(plain or sealed) for _, plain, _, sealed in rows],
                         },
                     )
                 plain += sum(1 for row in rows if row[1] is not None)

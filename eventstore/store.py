@@ -32,6 +32,7 @@ an error that says to try again.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -80,7 +81,9 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # shard alone; but these, which by design are not about one game: the listing and the sweeper's
 # catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
 # reference table there), forgetting the stream tickets of every game once they are long expired,
-# and the health check. tests/store/test_statements.py holds them to it.
+# and the health check. tests/store/test_statements.py holds them to it. An outer join names the
+# game on its own side too (`head.game_id = %(game_id)s`): Citus prunes each table's shards by
+# that table's own conditions, and an outer join does not carry the other side's across.
 ACROSS_GAMES = (
     "list_streams",
     "due_games",
@@ -162,15 +165,24 @@ SELECT game_id, request_hash, version, token_key_id, created_at
 # first appends to a game or has lost a race, not on every move from a remembered head).
 _BEFORE_APPEND = """
 SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
-       EXISTS (SELECT 1 FROM events WHERE game_id = g.game_id AND seq > g.version),
-       (SELECT count(*) FROM events WHERE game_id = g.game_id),
+       EXISTS (SELECT 1 FROM events WHERE game_id = %(game_id)s AND seq > g.version),
+       (SELECT count(*) FROM events WHERE game_id = %(game_id)s),
        g.seed_key_id, g.sealed_seed
   FROM games g
-  LEFT JOIN events head ON head.game_id = g.game_id AND head.seq = g.version
+  LEFT JOIN events head ON head.game_id = %(game_id)s AND head.seq = g.version
+  -- No key (or no seat) matches no command: said with values that match none (seats are not
+  -- negative, keys not empty) rather than NULLs, which would make the join's whole condition
+  -- false, its game with it, and send it to every shard under Citus.
   LEFT JOIN commands c
-         ON c.game_id = g.game_id AND c.seat = %(seat)s AND c.idempotency_key = %(key)s
+         ON c.game_id = %(game_id)s AND c.seat = coalesce(%(seat)s, -1)
+        AND c.idempotency_key = coalesce(%(key)s, '')
  WHERE g.game_id = %(game_id)s
 """
+
+# The time an append records: the one given, else the database's. Citus refuses a function that
+# is not immutable (now(), or a time plus an interval) inside a CASE or COALESCE of an UPDATE it
+# routes to a shard, but not a subquery's.
+_AT = "coalesce(%(at)s, (SELECT now()))"
 
 _APPEND = f"""
 WITH moved AS (
@@ -178,9 +190,9 @@ WITH moved AS (
        SET version = version + %(count)s,
            command_count = command_count + 1,
            status = coalesce(%(status)s::text, status),
-           updated_at = coalesce(%(at)s, now()),
-           idle_from = CASE WHEN coalesce(%(at)s, now()) >= idle_from + interval '1 minute'
-                            THEN coalesce(%(at)s, now()) ELSE idle_from END,
+           updated_at = {_AT},
+           idle_from = CASE WHEN {_AT} - idle_from >= interval '1 minute'
+                            THEN {_AT} ELSE idle_from END,
            wake_at = %(wake_at)s,
            names = CASE WHEN %(set_names)s THEN %(names)s::text[] ELSE names END
      WHERE game_id = %(game_id)s AND version = %(expected)s
@@ -220,8 +232,11 @@ SELECT command_id, recorded_at FROM moved
 # whose head was stale) matches no row and writes nothing, the others are written. A game is
 # named once a batch (an UPDATE ... FROM that met one row twice would pick either).
 _APPEND_MANY = """
-WITH a AS (
-    SELECT *
+WITH a AS MATERIALIZED (
+    -- The time is settled here, once: Citus refuses a function that is not immutable (now(),
+    -- a time plus an interval) inside a CASE of an UPDATE that it sends to several shards.
+    SELECT i, game_id, expected, prev_hash, count, status, coalesce(at, now()) AS at, wake_at,
+           set_names, names, seat, key, body, command_sealed, token_sitting, token_hash, events
       FROM json_to_recordset(%(appends)s::json)
            AS a(i int, game_id text, expected bigint, prev_hash text, count int, status text,
                 at timestamptz, wake_at timestamptz, set_names boolean, names text[], seat int,
@@ -232,9 +247,9 @@ WITH a AS (
        SET version = g.version + a.count,
            command_count = g.command_count + 1,
            status = coalesce(a.status, g.status),
-           updated_at = coalesce(a.at, now()),
-           idle_from = CASE WHEN coalesce(a.at, now()) >= g.idle_from + interval '1 minute'
-                            THEN coalesce(a.at, now()) ELSE g.idle_from END,
+           updated_at = a.at,
+           idle_from = CASE WHEN a.at - g.idle_from >= interval '1 minute'
+                            THEN a.at ELSE g.idle_from END,
            wake_at = a.wake_at,
            names = CASE WHEN a.set_names THEN a.names ELSE g.names END
       FROM a
@@ -242,10 +257,10 @@ WITH a AS (
        -- As `_APPEND`. Scalar subqueries, so that each stays one index probe a row: written
        -- as EXISTS, the planner may hash a scan of the whole events table for the batch.
        AND (a.expected = 0
-            OR (SELECT e.hash FROM events e WHERE e.game_id = a.game_id AND e.seq = a.expected)
+            OR (SELECT e.hash FROM events e WHERE e.game_id = g.game_id AND e.seq = a.expected)
                = decode(a.prev_hash, 'base64'))
        AND (SELECT e.seq FROM events e
-             WHERE e.game_id = a.game_id AND e.seq > a.expected LIMIT 1) IS NULL
+             WHERE e.game_id = g.game_id AND e.seq > a.expected LIMIT 1) IS NULL
  RETURNING a.i, g.game_id, g.version, g.command_count AS command_id, g.updated_at AS recorded_at
 ), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
@@ -295,7 +310,7 @@ _READ = f"""
         NULL AS chance_cursor, NULL AS recorded_at, NULL AS prev_hash, NULL AS hash,
         NULL AS sealed
    FROM games g
-   LEFT JOIN events before ON before.game_id = g.game_id AND before.seq = %(after)s
+   LEFT JOIN events before ON before.game_id = %(game_id)s AND before.seq = %(after)s
   WHERE g.game_id = %(game_id)s)
 UNION ALL
 (SELECT 1, NULL, NULL, NULL, NULL, {_EVENT_COLUMNS.removeprefix("e.game_id, ")}
@@ -342,33 +357,19 @@ ORDER BY asked, part, seq
 _COMMANDS = f"""
 SELECT {_COMMAND_COLUMNS}, {_SEED_COLUMNS}
   FROM games g
-  LEFT JOIN commands c ON c.game_id = g.game_id
+  LEFT JOIN commands c ON c.game_id = %(game_id)s
  WHERE g.game_id = %(game_id)s
  ORDER BY c.command_id
 """
 
-# Which rows hold the game's record now: its games row, events and commands, each row by its
-# version (`xmin`, the transaction that wrote it, and `ctid`, where it lies), in order, hashed.
-# Any UPDATE, DELETE or INSERT of one of them, by whoever and whatever it writes (a body, a hash,
-# a cursor, a command), makes a row version of another transaction, which SQL cannot choose:
-# the stamp changes. (Short of editing the data files, only a new row version put in the old
-# one's very place by a transaction whose id came round to the old one's, 2^32 transactions on,
-# would leave it standing.) One statement, no body read or sent: `EventStore.record_stamp`.
 _HEAD = """
 SELECT g.version, g.status, e.hash, e.recorded_at
   FROM games g JOIN events e ON e.game_id = g.game_id AND e.seq = g.version
  WHERE g.game_id = %(game_id)s AND e.game_id = %(game_id)s
 """
 
-_RECORD_STAMP = """
-SELECT g.version, sha256(convert_to(format('%%s %%s;%%s;%%s', g.xmin, g.ctid,
-    (SELECT string_agg(e.xmin || ' ' || e.ctid, ',' ORDER BY e.seq)
-       FROM events e WHERE e.game_id = %(game_id)s),
-    (SELECT string_agg(c.xmin || ' ' || c.ctid, ',' ORDER BY c.command_id)
-       FROM commands c WHERE c.game_id = %(game_id)s)), 'UTF8'))
-  FROM games g
- WHERE g.game_id = %(game_id)s
-"""
+# Which rows hold the game's record now, hashed (migration 0015 says how; run as the owner).
+_RECORD_STAMP = "SELECT version, stamp FROM referee_record_stamp(%(game_id)s)"
 
 # A stream ticket's nonce, recorded once (migration 0008): nothing inserted, it was there already.
 _REDEEM_TICKET = """
@@ -628,6 +629,7 @@ class EventStore:
         self._notifier = Notifier(pool)
         self._group = GroupCommit(self._write_together, writers=group_commit_writers)
         self._newer = GroupCommit(self._read_together, writers=group_commit_writers)
+        self._reads_alone = False  # on a Citus cluster, which refuses `_NEWER` (`_read_together`)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -696,10 +698,11 @@ class EventStore:
         async with self._connection() as conn:
             try:
                 row = await _fetch_one(conn, _CREATE, params)
-            except psycopg.errors.UniqueViolation as error:
-                if error.diag.constraint_name == "games_pkey":
+            except psycopg.Error as error:
+                constraint = _taken(error)
+                if constraint == "games_pkey":
                     raise StreamExists(f"game {game_id} exists already") from error
-                if error.diag.constraint_name == "game_creations_pkey":
+                if constraint == "game_creations_pkey":
                     raise CreationKeyTaken("another creation recorded this key") from error
                 raise
             assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
@@ -846,7 +849,9 @@ class EventStore:
         batch, params = append.prepared()
         try:
             row = await _fetch_one(conn, _APPEND, params)
-        except psycopg.errors.UniqueViolation:  # a backstop caught a writer that got past us
+        except psycopg.Error as error:  # a backstop caught a writer that got past us
+            if _taken(error) is None:
+                raise
             return None
         if row is None:
             return None
@@ -865,7 +870,9 @@ class EventStore:
             try:
                 cursor = await conn.execute(_APPEND_MANY, {"appends": _json(rows)})
                 written = {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
-            except psycopg.errors.IntegrityError:
+            except psycopg.Error as error:
+                if not isinstance(error, psycopg.errors.IntegrityError) and _taken(error) is None:
+                    raise
                 return [None] * len(appends)
         return [
             None if i not in written else _Written(*written[i], batch, batch.head(append.head.seal))
@@ -968,17 +975,36 @@ class EventStore:
         if len(asks) == 1:
             ask = asks[0]
             return [await self._read(ask.game_id, after=ask.after, limit=None, verify=True)]
+        if not self._reads_alone:
+            rows = await self._newer_rows(asks)
+            if rows is not None:
+                pages: dict[str, list[Any]] = {}
+                for row in rows:
+                    pages.setdefault(row[0], []).append(row[1:])
+                return [self._newer_page(ask, pages.get(ask.game_id)) for ask in asks]
+            self._reads_alone = True
+        return [await self._read_newer_alone(ask) for ask in asks]
+
+    async def _newer_rows(self, asks: list[_Newer]) -> list[Any] | None:
+        """`_NEWER`'s rows; None where the tables are distributed over Citus, which refuses it
+        (it would ask a list of games of every shard): there each game is read on its shard."""
         params = {
             "game_ids": [ask.game_id for ask in asks],
             "afters": [ask.after for ask in asks],
         }
         async with self._connection() as conn, conn.cursor(binary=True) as cursor:
-            await cursor.execute(_NEWER, params)
-            rows = await cursor.fetchall()
-        pages: dict[str, list[Any]] = {}
-        for row in rows:
-            pages.setdefault(row[0], []).append(row[1:])
-        return [self._newer_page(ask, pages.get(ask.game_id)) for ask in asks]
+            try:
+                await cursor.execute(_NEWER, params)
+            except psycopg.errors.FeatureNotSupported:
+                return None
+            return await cursor.fetchall()
+
+    async def _read_newer_alone(self, ask: _Newer) -> list[StoredEvent] | None:
+        """As `_read_together` says of one game, in a statement of its own."""
+        try:
+            return await self._read(ask.game_id, after=ask.after, limit=None, verify=True)
+        except (StreamNotFound, StreamCorrupted):
+            return None
 
     def _newer_page(self, ask: _Newer, rows: list[Any] | None) -> list[StoredEvent] | None:
         if rows is None:
@@ -1189,6 +1215,25 @@ async def open_store(
             yield store
         finally:
             await store.drain_notifications()
+
+
+# What a worker's refusal says, when Citus hands it on as an internal error (a statement it ran
+# on several shards keeps the worker's message, not its SQLSTATE).
+_WORKER_UNIQUE = re.compile(r'^duplicate key value violates unique constraint "([^"]+)"')
+
+
+def _taken(error: psycopg.Error) -> str | None:
+    """The unique constraint whose key `error` says is taken, as the schema names it; None if
+    it says something else. Under Citus a worker raised it, on its shard's copy of the
+    constraint (`games_pkey_102008`), and the name may be in its message alone."""
+    said = _WORKER_UNIQUE.match(error.diag.message_primary or "")
+    if isinstance(error, psycopg.errors.UniqueViolation):
+        name = error.diag.constraint_name or (said.group(1) if said else "")
+    elif isinstance(error, psycopg.errors.InternalError) and said:
+        name = said.group(1)
+    else:
+        return None
+    return re.sub(r"_\d+$", "", name)
 
 
 async def _fetch_one(

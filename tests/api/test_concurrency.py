@@ -51,10 +51,18 @@ async def _waiting_for_locks(conn: Conn) -> int:
     """Sessions waiting for a lock: the test's, or one held by another waiting append.
 
     pg_locks is read live (pg_stat_activity would be a snapshot frozen for the transaction).
+    On a Citus cluster (tests/citus runs this suite there) the appends wait on the worker that
+    holds the game: `citus_locks` shows the locks of every node, by the coordinator's session.
     """
-    cursor = await conn.execute(
-        "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()"
-    )
+    cursor = await conn.execute("SELECT to_regclass('citus_locks') IS NOT NULL")
+    row = await cursor.fetchone()
+    if row and row[0]:
+        query = "SELECT count(DISTINCT global_pid) FROM citus_locks WHERE NOT granted"
+    else:
+        query = (
+            "SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()"
+        )
+    cursor = await conn.execute(query)
     row = await cursor.fetchone()
     assert row is not None
     return int(row[0])

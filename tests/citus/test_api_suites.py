@@ -1,0 +1,15 @@
+"""The API's own suites, run in process on the cluster unchanged (the app of tests/api/conftest.py
+on the cluster's database, tests/citus/conftest.py): games of every kind played through, idempotent
+creation and commands, open tables, receipts and checkpoints, views, stream tickets, races."""
+
+from tests.api.conftest import *  # noqa: F403
+from tests.api.test_commands import *  # noqa: F403
+from tests.api.test_concurrency import *  # noqa: F403
+from tests.api.test_every_kind import *  # noqa: F403
+from tests.api.test_full_game import *  # noqa: F403
+from tests.api.test_games import *  # noqa: F403
+from tests.api.test_idempotent_retry import *  # noqa: F403
+from tests.api.test_open_tables import *  # noqa: F403
+from tests.api.test_receipts import *  # noqa: F403
+from tests.api.test_sealed_seeds import *  # noqa: F403
+from tests.api.test_stream_tickets import *  # noqa: F403
