@@ -214,7 +214,9 @@ def worker_app() -> Litestar:
     settings come from the environment, the database's URL included (`serve` sets it)."""
     from api.app import create_app
     from api.logging import configure_logging
+    from api.supervisor import die_with_supervisor
 
+    die_with_supervisor()
     settings = Settings.from_env()
     configure_logging(settings.log_level)
     # uvicorn set its own loggers up before this; the app writes one line per request itself.
