@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import secrets
+import subprocess
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ with warnings.catch_warnings():
 
 from eventstore.keyfiles import write_private_file
 from eventstore.roles import scram_verifier
+from eventstore.types import StoreError
 
 DATABASE = "referee"
 SUPERUSER = "postgres"
@@ -61,6 +63,10 @@ local all all scram-sha-256
 _FAST_UNSAFE_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
 
 _servers: dict[Path, PostgresServer] = {}
+
+
+class EmbeddedStartError(StoreError):
+    """The embedded PostgreSQL did not start, or is not ready to be joined: why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
     login_password = _password(data_dir / LOGIN_PASSWORD_FILE)
     _forget_dead_processes(cluster)
     running = _running_postmaster(cluster)
-    server = get_server(cluster)
+    server = _start_or_join(cluster)
     _servers[cluster] = server
     admin_url = _socket_url(server, "postgres", SUPERUSER, owner_password)
     _require_passwords(admin_url, cluster, owner_password)
@@ -119,10 +125,36 @@ def stop_embedded(data_dir: Path, *, leave_running: bool = False) -> None:
 
 
 def _running_postmaster(cluster: Path) -> int | None:
-    """The pid of the server running on `cluster`, or None."""
+    """The pid of the server running on `cluster`, or None; one that is running but not ready
+    (starting, stopping) cannot be joined, and is said in one line."""
     with PostgresServer._lock:
         info = PostmasterInfo.read_from_pgdata(cluster)
-    return info.pid if info is not None and info.is_running() else None
+    if info is None or not info.is_running():
+        return None
+    if info.status != "ready":
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} is {info.status}, not ready (its postmaster: "
+            f"pid {info.pid}); try again shortly, or see its log: {cluster / 'log'}"
+        )
+    return info.pid
+
+
+def _start_or_join(cluster: Path) -> PostgresServer:
+    """The package's server of `cluster`, started or joined; why it did not start, in one line
+    (the package logs its log)."""
+    try:
+        return get_server(cluster)
+    except subprocess.TimeoutExpired as error:
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} did not start within {error.timeout:.0f} s; "
+            f"it may still be starting: see its log, {cluster / 'log'}"
+        ) from None
+    except subprocess.CalledProcessError as error:
+        command = Path(error.cmd[0]).name
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} could not start ({command} exited with "
+            f"status {error.returncode}): see its log, {cluster / 'log'}"
+        ) from None
 
 
 def _socket_url(server: PostgresServer, database: str, user: str, password: str) -> str:

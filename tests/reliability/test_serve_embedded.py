@@ -1,6 +1,6 @@
 """`referee serve` on its embedded PostgreSQL, as an operator meets it: a supervisor killed with
-SIGKILL, a second server started on the same port and data directory. Each test has a data
-directory of its own; whatever a test leaves running is stopped."""
+SIGKILL, a second server started on the same port and data directory, a database that does not
+start. Each test has a data directory of its own; whatever a test leaves running is stopped."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -160,3 +161,29 @@ def test_a_failed_start_leaves_running_a_database_it_did_not_start(
         refused = serve(data_dir, free_port(), seed_keys=TEST_SEED_KEYS)
         refused_in_one_line(refused, "is sealed with key")
         assert client.execute("SELECT count(*) FROM games").fetchone() == (1,)
+
+
+def initialised(data_dir: Path) -> Path:
+    """A cluster made and migrated by `referee migrate`, stopped again; its directory."""
+    referee = str(Path(sys.executable).with_name("referee"))
+    env = server_environment(None, data_dir=data_dir)
+    subprocess.run([referee, "migrate"], env=env, check=True, capture_output=True, timeout=120)
+    return data_dir / CLUSTER_DIR
+
+
+def test_a_database_that_does_not_start_in_time_is_said_in_one_line(data_dir: Path) -> None:
+    """A cluster that cannot be ready in time (a standby waiting for its archive) misses the
+    package's start timeout; the start that comes next finds it still starting."""
+    cluster = initialised(data_dir)
+    (cluster / "standby.signal").touch()
+    with (cluster / "postgresql.conf").open("a") as conf:
+        conf.write("restore_command = 'sleep 120; false'\n")
+    refused_in_one_line(serve(data_dir, free_port()), "did not start within", str(cluster))
+    refused_in_one_line(serve(data_dir, free_port()), "is starting, not ready", str(cluster))
+
+
+def test_a_database_that_cannot_start_is_said_in_one_line(data_dir: Path) -> None:
+    cluster = initialised(data_dir)
+    with (cluster / "postgresql.conf").open("a") as conf:
+        conf.write("shared_buffers = 'a lot'\n")
+    refused_in_one_line(serve(data_dir, free_port()), "could not start", "pg_ctl")
