@@ -298,9 +298,18 @@ def _seat(raw: str) -> int:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket listening on `host` and `port`, as uvicorn would make it (SO_REUSEADDR)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, port), family=family)
+    """A socket listening on `host` and `port`, made as uvicorn makes it (SO_REUSEADDR; an IPv6
+    address as the system has it, IPv4 too by default), listening at once: a connection made
+    while the database starts waits for it."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen()
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 def _unusable_host(host: str, port: int) -> str | None:
