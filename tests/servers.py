@@ -68,44 +68,62 @@ def free_port() -> int:
 
 
 def start_server(
-    database_url: str, log: Path, port: int | None = None, *, workers: int = 1, **settings: object
+    database_url: str | None,
+    log: Path,
+    port: int | None = None,
+    *,
+    workers: int = 1,
+    **settings: object,
 ) -> Server:
     """A server on `port` (default: a free one), logged in as `database_url` (the service's
     login), sealing seeds with TEST_SEED_KEYS, appending its output to `log`; `settings` are
     `REFEREE_*` variables by their lower-case name (`sse_heartbeat_seconds=0.5` sets
-    REFEREE_SSE_HEARTBEAT_SECONDS).
+    REFEREE_SSE_HEARTBEAT_SECONDS). With no `database_url`, the embedded database of the
+    `data_dir` setting, with its own keys.
 
     One process unless `workers` says otherwise (a test counts on one process's limits and
     cache). Its sweeper is off unless `sweep_interval_seconds` is given (NO_SWEEPER), so are its
     checkpoints (NO_CHECKPOINTS), and games with bot seats are not limited unless
     `bot_games_per_minute` is given."""
     port = free_port() if port is None else port
-    settings = {
-        "sweep_interval_seconds": NO_SWEEPER,
-        "checkpoint_seconds": NO_CHECKPOINTS,
-        "bot_games_per_minute": 0,
-        **settings,
-    }
-    env = {
-        **os.environ,
-        "REFEREE_DATABASE_URL": database_url,
-        "REFEREE_SEED_KEYS": TEST_SEED_KEYS,
-        "REFEREE_SIGNING_KEYS": TEST_SIGNING_KEYS,
-        "REFEREE_LOG_LEVEL": "DEBUG",
-        **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
-    }
-    referee = Path(sys.executable).parent / "referee"
     with log.open("ab") as output:  # a server restarted on the same log follows on
         process = subprocess.Popen(
-            [str(referee), "serve", "--port", str(port), "--workers", str(workers)],
+            serve_command(port, workers),
             stdout=output,
             stderr=subprocess.STDOUT,
-            env=env,
+            env=server_environment(database_url, **settings),
             cwd=log.parent,
         )
     server = Server(f"http://127.0.0.1:{port}", log, process)
     wait_until_ready(server)
     return server
+
+
+def serve_command(port: int, workers: int = 1) -> list[str]:
+    referee = str(Path(sys.executable).parent / "referee")
+    return [referee, "serve", "--port", str(port), "--workers", str(workers)]
+
+
+def server_environment(database_url: str | None, **settings: object) -> dict[str, str]:
+    """The environment of `start_server`'s server: no `REFEREE_*` variable but its own."""
+    settings = {
+        "sweep_interval_seconds": NO_SWEEPER,
+        "checkpoint_seconds": NO_CHECKPOINTS,
+        "bot_games_per_minute": 0,
+        "log_level": "DEBUG",
+        **settings,
+    }
+    if database_url is not None:
+        settings = {
+            "database_url": database_url,
+            "seed_keys": TEST_SEED_KEYS,
+            "signing_keys": TEST_SIGNING_KEYS,
+            **settings,
+        }
+    return {
+        **{name: value for name, value in os.environ.items() if not name.startswith("REFEREE_")},
+        **{f"REFEREE_{name.upper()}": str(value) for name, value in settings.items()},
+    }
 
 
 def wait_until_ready(server: Server) -> None:
@@ -129,3 +147,31 @@ def stop_server(server: Server) -> None:
     except subprocess.TimeoutExpired:
         server.process.kill()
         server.process.wait()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under `pid` (a server's workers), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in {"Z", "X"}  # a killed worker not yet reaped is no longer running

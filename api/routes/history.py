@@ -63,7 +63,13 @@ async def get_state(
     also every seat's view of that moment (`seat_views`): then nothing about it is secret."""
     now = await service.table(str(game_id))
     then = await service.table(str(game_id), upto=seq)
-    return state_at(then, version=now.version, seat=caller, public=now.outcome().finished)
+    return state_at(
+        then,
+        version=now.version,
+        seat=caller,
+        public=now.outcome().finished,
+        open_table=now.seating is not None,
+    )
 
 
 HANDLERS = [list_events, get_state]

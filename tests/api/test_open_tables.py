@@ -133,3 +133,32 @@ async def test_a_command_is_decided_for_the_sitting_that_holds_the_seat(
         assert refused.value.rule_id == "kernel.seat-left"
         table = await service.table(game_id)
         assert table.departed() == frozenset() and table.names() == ("Cy", "Dee", "Eve")
+
+
+async def test_a_past_state_says_the_status_the_game_had_then(client: Client) -> None:
+    """An open table is waiting from its first event, game.created, which comes before the
+    events that set it up (a time control, bots, the table opened) and seat its players, until
+    the last seat is taken: every state up to then says so, and those after it `active`."""
+    body = {
+        "kind": "coyote",
+        "seats": 3,
+        "time_control": {"per_move_seconds": 600},
+        "bots": [{"seat": 2}],
+        "open_table": {"creator": {"name": "Ann"}},
+    }
+    response = await client.post("/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    game_id = created["game_id"]
+    assert (await sit(client, game_id, "Bob")).json()["status"] == "active"
+    version = (await client.get(f"/v1/games/{game_id}")).json()["version"]
+    states = []
+    for seq in range(1, version + 1):
+        state = await client.get(f"/v1/games/{game_id}/states/{seq}")
+        assert state.status_code == 200, state.text
+        states.append(state.json())
+    waited = created["version"]
+    assert [state["status"] for state in states[:waited]] == ["waiting"] * waited
+    assert [state["to_act"] for state in states[:waited]] == [[]] * waited
+    assert states[0]["names"] == [None, None, None]  # nobody sat yet
+    assert states[-1]["status"] == "active"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.api.helpers import Game, create_game, detail, play
 from tests.live.conftest import Message, messages
@@ -139,21 +140,34 @@ async def test_a_quiet_stream_sends_heartbeats(writer: httpx.AsyncClient) -> Non
     assert ids == list(range(1, version + 1))
 
 
+@pytest.mark.parametrize("workers", [1, 2])
 async def test_a_server_with_open_streams_still_stops(
-    database_url: str, tmp_path: Path, writer: httpx.AsyncClient
+    database_url: str, tmp_path: Path, writer: httpx.AsyncClient, workers: int
 ) -> None:
     """Streams never end by themselves: a stop signal cuts them after a grace period, and their
-    clients resume on another process with Last-Event-ID."""
+    clients resume on another process with Last-Event-ID. That is a normal end, logged at info:
+    no error, no traceback (uvicorn's own cancellation logged both, for every stream)."""
     log = tmp_path / "stopping.log"
-    server = start_server(database_url, log, sse_heartbeat_seconds=3600, shutdown_grace_seconds=1)
+    server = start_server(
+        database_url, log, workers=workers, sse_heartbeat_seconds=3600, shutdown_grace_seconds=1
+    )
     game = await create_game(writer, seats=3)
     url = f"{server.url}{game.url}/events/stream"
-    async with httpx.AsyncClient(timeout=None) as client, client.stream("GET", url) as response:
-        stream = messages(response)
-        await anext(stream)
+    async with httpx.AsyncClient(timeout=None) as client, contextlib.AsyncExitStack() as opened:
+        streams = []
+        for _ in range(2):
+            response = await opened.enter_async_context(client.stream("GET", url))
+            streams.append(messages(response))
+            await anext(streams[-1])
         server.process.send_signal(signal.SIGTERM)
-        async with asyncio.timeout(PATIENCE):  # the server, not the client, ends the stream
-            with contextlib.suppress(httpx.HTTPError):
-                async for _ in stream:
-                    pass
+        async with asyncio.timeout(PATIENCE):  # the server, not the client, ends the streams
+            for stream in streams:
+                with contextlib.suppress(httpx.HTTPError):
+                    async for _ in stream:
+                        pass
     assert await asyncio.to_thread(server.process.wait, PATIENCE) == 0
+    logged = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    assert not [line for line in logged if line["level"] in ("error", "critical")]
+    assert "Traceback" not in log.read_text()
+    cut = [line for line in logged if line["event"] == "connection cut: the server is stopping"]
+    assert [line["level"] for line in cut] == ["info"] * len(streams)

@@ -31,39 +31,18 @@ import httpx
 
 from eventstore.provision import provision
 from eventstore.seeds import SeedKeys
-from tests.servers import TEST_SEED_KEYS, Server, start_server, stop_server
+from tests.servers import (
+    TEST_SEED_KEYS,
+    Server,
+    descendants,
+    running,
+    start_server,
+    stop_server,
+)
 
 GAMES = 8
 LOAD_SECONDS = 3.0  # of moves before the kill; not a measured duration
 PATIENCE = 60.0
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process under `pid` (uvicorn's workers), from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # gone meanwhile
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in {"Z", "X"}  # a killed worker not yet reaped is no longer running
 
 
 def kill_everything(server: Server) -> None:
