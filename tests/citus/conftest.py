@@ -90,32 +90,42 @@ async def citus_database(citus_cluster: Cluster) -> CitusDatabase:
     return CitusDatabase(citus_cluster, "referee", owner, login_url(owner), done)
 
 
+def new_database(cluster: Cluster, *, citus: bool = True) -> str:
+    """A new database on every node of the cluster (`citus=False`: the extension only on the
+    workers, as on a database that was one PostgreSQL until now); the coordinator's URL as the
+    superuser. With the extension, the workers are added to it (`add_workers`)."""
+    name = f"referee_{uuid.uuid4().hex[:10]}"
+    for node in cluster.nodes:
+        with psycopg.connect(node.url(database="postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        if citus or node is not cluster.coordinator:
+            with psycopg.connect(node.url(database=name), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION citus")
+    url = cluster.coordinator.url(database=name)
+    if citus:
+        add_workers(cluster, url)
+    return url
+
+
+def drop_database(cluster: Cluster, url: str) -> None:
+    name = psycopg.conninfo.conninfo_to_dict(url)["dbname"]
+    for node in cluster.nodes:
+        with psycopg.connect(node.url(database="postgres"), autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture
 def scratch_database(citus_cluster: Cluster) -> Iterator[Callable[..., str]]:
-    """Makes a new database on every node of the cluster (`citus=False`: the extension only on
-    the workers, as on a database that was one PostgreSQL until now); returns the coordinator's
-    URL as the superuser. The workers are added to it with `add_workers`."""
+    """Makes new databases on the cluster (`new_database`), dropped afterwards."""
     made: list[str] = []
 
     def make(*, citus: bool = True) -> str:
-        name = f"referee_{uuid.uuid4().hex[:10]}"
-        for node in citus_cluster.nodes:
-            with psycopg.connect(node.url(database="postgres"), autocommit=True) as conn:
-                conn.execute(f"CREATE DATABASE {name}")
-            if citus or node is not citus_cluster.coordinator:
-                with psycopg.connect(node.url(database=name), autocommit=True) as conn:
-                    conn.execute("CREATE EXTENSION citus")
-        made.append(name)
-        url = citus_cluster.coordinator.url(database=name)
-        if citus:
-            add_workers(citus_cluster, url)
-        return url
+        made.append(new_database(citus_cluster, citus=citus))
+        return made[-1]
 
     yield make
-    for name in made:
-        for node in citus_cluster.nodes:
-            with psycopg.connect(node.url(database="postgres"), autocommit=True) as conn:
-                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    for url in made:
+        drop_database(citus_cluster, url)
 
 
 def add_workers(cluster: Cluster, coordinator_url: str) -> None:
