@@ -1,109 +1,61 @@
-"""deploy/compose.yaml: valid (dclint, from the npm registry, checks it against the Compose
-specification's schema and its rules; `docker compose config` too where the plugin is
-installed), on the PostgreSQL major the tests run, with a one-shot `migrate` service that
-holds the owner's password and an API that holds only its own login."""
+"""deploy/compose.yaml and deploy/compose.citus.yaml: valid (dclint, from the npm registry,
+checks them against the Compose specification's schema and its rules; `docker compose config`
+too where the plugin is installed), every secret read from the environment, the referee's image
+hardened. compose.yaml: on the PostgreSQL major the tests run, with a one-shot `migrate` service
+that holds the owner's password and an API that holds only its own login (the Citus variant's
+own properties: test_compose_citus.py)."""
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
-import psycopg
 import pytest
 
+from tests.deploy.compose import (
+    REQUIRED_VARIABLE,
+    SECRETS,
+    compose,
+    compose_command,
+    dclint,
+    interpolated,
+    login_of,
+    service,
+)
 from tests.deploy.files import (
-    COMPOSE,
+    COMPOSE_FILES,
     NON_ROOT_UID,
     POSTGRES_MAJOR,
     REFEREE_IMAGE,
-    ROOT,
     is_pinned,
     postgres_major,
-    yaml_documents,
 )
 
-LINTER = ROOT / "tests" / "spec" / "node_modules" / ".bin" / "dclint"
-# dclint's rules on the order of keys and services are taste: the file reads in the order its
-# services start (db, migrate, api). Every other rule, warnings included, must pass.
-TASTE_RULES = ["service-keys-order", "services-alphabetical-order", "top-level-properties-order"]
-
-# Stand-ins for the secrets compose reads from the environment (or deploy/.env).
-SECRETS = {
-    "REFEREE_OWNER_PASSWORD": "owner-secret",
-    "REFEREE_API_PASSWORD": "api-secret",
-    "REFEREE_SEED_KEYS": "k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-    "REFEREE_SIGNING_KEYS": "s1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
-}
-
-Service = dict[str, Any]
+each_file = pytest.mark.parametrize("path", COMPOSE_FILES, ids=lambda path: path.name)
 
 
-def compose() -> dict[str, Any]:
-    [document] = yaml_documents(COMPOSE)
-    return document
-
-
-def service(name: str) -> Service:
-    found: Service = compose()["services"][name]
-    return found
-
-
-def interpolated(text: str) -> str:
-    """`text` with compose's `${NAME}` and `${NAME:?message}` replaced by SECRETS."""
-    return re.sub(r"\$\{(\w+)(?::\?[^}]*)?\}", lambda found: SECRETS[found.group(1)], text)
-
-
-def login_of(url: str) -> tuple[str, str]:
-    """The user and password of a database URL of the compose file."""
-    parts = psycopg.conninfo.conninfo_to_dict(interpolated(url))
-    return str(parts["user"]), str(parts["password"])
-
-
-def dclint(path: Path) -> subprocess.CompletedProcess[str]:
-    if not LINTER.exists():
-        pytest.fail("dclint is not installed: run `make test` (it runs npm ci in tests/spec)")
-    disabled = [argument for rule in TASTE_RULES for argument in ("--disable-rule", rule)]
-    return subprocess.run(
-        [str(LINTER), str(path), *disabled, "--max-warnings", "0", "--no-color"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def test_dclint_finds_nothing() -> None:
-    done = dclint(COMPOSE)
+@each_file
+def test_dclint_finds_nothing(path: Path) -> None:
+    done = dclint(path)
     assert done.stdout.strip() == ""
     assert done.returncode == 0, done.stderr
 
 
-def test_dclint_would_find_a_field_the_specification_lacks(tmp_path: Path) -> None:
+@each_file
+def test_dclint_would_find_a_field_the_specification_lacks(path: Path, tmp_path: Path) -> None:
     # The linter really validates against the schema: a misspelt field is an error.
-    misspelt = tmp_path / "compose.yaml"
-    misspelt.write_text(COMPOSE.read_text().replace("read_only: true", "readonly: true"))
+    misspelt = tmp_path / path.name
+    misspelt.write_text(path.read_text().replace("read_only: true", "readonly: true"))
     done = dclint(misspelt)
     assert done.returncode != 0
     assert "invalid-schema" in done.stdout
 
 
-def compose_command() -> list[str] | None:
-    """Docker's compose plugin (`docker compose`), reading no deploy/.env, or None. (The old
-    standalone `docker-compose` 1.x predates the specification's top-level `name`.)"""
-    docker = shutil.which("docker")
-    if docker is None:
-        return None
-    plugin = subprocess.run([docker, "compose", "version"], capture_output=True, timeout=60)
-    if plugin.returncode != 0:
-        return None
-    return [docker, "compose", "--env-file", os.devnull, "--file", str(COMPOSE)]
-
-
-def test_docker_compose_accepts_the_file() -> None:
-    command = compose_command()
+@each_file
+def test_docker_compose_accepts_the_file(path: Path) -> None:
+    command = compose_command(path)
     if command is None:
         pytest.skip(
             "the docker compose plugin is not installed: `docker compose config` not run "
@@ -119,8 +71,9 @@ def test_docker_compose_accepts_the_file() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_docker_compose_requires_every_secret() -> None:
-    command = compose_command()
+@each_file
+def test_docker_compose_requires_every_secret(path: Path) -> None:
+    command = compose_command(path)
     if command is None:
         pytest.skip("the docker compose plugin is not installed: `docker compose config` not run")
     for missing in SECRETS:
@@ -158,9 +111,13 @@ def test_the_tests_run_on_that_major() -> None:
     assert int(found.group(1)) == POSTGRES_MAJOR
 
 
-@pytest.mark.parametrize("name", ["migrate", "api"])
-def test_the_referee_runs_the_release_image_hardened(name: str) -> None:
-    referee = service(name)
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [(path, name) for path in COMPOSE_FILES for name in ("migrate", "api")],
+    ids=lambda value: value.name if isinstance(value, Path) else value,
+)
+def test_the_referee_runs_the_release_image_hardened(path: Path, name: str) -> None:
+    referee = service(name, path)
     assert referee["image"] == REFEREE_IMAGE
     assert referee["user"] == f"{NON_ROOT_UID}:{NON_ROOT_UID}"
     assert referee["read_only"] is True
@@ -200,7 +157,29 @@ def test_the_api_starts_after_migrate_succeeded_and_holds_only_its_login() -> No
     assert "/health/ready" in " ".join(api["healthcheck"]["test"])
 
 
-def test_every_image_is_pinned() -> None:
-    images = [definition["image"] for definition in compose()["services"].values()]
+@each_file
+def test_every_image_is_pinned(path: Path) -> None:
+    images = [definition["image"] for definition in compose(path)["services"].values()]
     assert images
     assert all(is_pinned(image) for image in images), images
+
+
+@each_file
+def test_every_secret_is_read_from_the_environment(path: Path) -> None:
+    # A password or a key is never written in the file: each is `${NAME:?...}`, which compose
+    # refuses to start without, and a URL holds its password the same way.
+    found = 0
+    for name, definition in compose(path)["services"].items():
+        for variable, value in definition.get("environment", {}).items():
+            if variable.endswith(("PASSWORD", "_KEYS")):
+                assert REQUIRED_VARIABLE.match(value), (name, variable)
+                found += 1
+            elif variable.endswith("DATABASE_URL"):
+                password = re.match(r"^postgresql://[^:@/]+:(.+)@[^@]+$", value)
+                assert password is not None, (name, variable)
+                assert REQUIRED_VARIABLE.match(password.group(1)), (name, variable)
+                found += 1
+    assert found
+    text = path.read_text()
+    assert not any(secret in text for secret in SECRETS.values())
+    assert interpolated(text) != text
