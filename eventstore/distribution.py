@@ -61,9 +61,19 @@ ROW_CHECKS = (
     ("commands", "commands_of_games_at_commit", "INSERT", "refuse_command_of_no_game_on_shard"),
 )
 
+CHECK_FUNCTIONS = (
+    "referee_beside(name, text)",
+    *(f"{function}()" for _, _, _, function in ROW_CHECKS),
+)
+
 _HAS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
 _DISTRIBUTED_ALREADY = (
     "SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'games'::regclass)"
+)
+# The table's triggers that refuse a TRUNCATE (pg_trigger.tgtype: 32 is TRUNCATE).
+_TRUNCATE_GUARDS = (
+    "SELECT tgname FROM pg_trigger"
+    " WHERE tgrelid = %s::regclass AND NOT tgisinternal AND tgtype & 32 <> 0"
 )
 _HAS_TRIGGER = (
     "SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = %s::regclass AND tgname = %s)"
@@ -84,6 +94,9 @@ async def distribute(conn: psycopg.AsyncConnection) -> Distribution:
     already = await _true(conn, _DISTRIBUTED_ALREADY)
     async with conn.transaction():
         await conn.execute("SET LOCAL citus.enable_unsafe_triggers = on")
+        # One connection a node for the whole step: Citus makes a function on every node only
+        # in a transaction that has not written shards over several connections.
+        await conn.execute("SET LOCAL citus.multi_shard_modify_mode = 'sequential'")
         for table, trigger in STATEMENT_CHECKS:  # before the rows are copied to the shards
             await conn.execute(
                 sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
@@ -113,10 +126,37 @@ async def _distribute_tables(conn: psycopg.AsyncConnection) -> None:
         )
     for name in REFERENCE:
         await conn.execute("SELECT create_reference_table(%s)", [name])
+    for name in (*DISTRIBUTED, *REFERENCE):
+        await _forget_local_rows(conn, name)
+
+
+async def _forget_local_rows(conn: psycopg.AsyncConnection, table: str) -> None:
+    """Empty the coordinator's own copy of a table that held rows when it was distributed:
+    Citus copies them to the shards and leaves them behind, unread but on its disk (old row
+    versions, sealed seeds). The append-only guards refuse the TRUNCATE: they are lifted for it
+    on the coordinator's copy alone, within this transaction; the shards keep theirs."""
+    cursor = await conn.execute(_TRUNCATE_GUARDS, [table])
+    guards = [name for (name,) in await cursor.fetchall()]
+    for guard in guards:
+        await conn.execute(_alter_trigger(table, "DISABLE", guard))
+    await conn.execute("SELECT truncate_local_data_after_distributing_table(%s)", [table])
+    for guard in guards:
+        await conn.execute(_alter_trigger(table, "ENABLE", guard))
+
+
+def _alter_trigger(table: str, how: str, trigger: str) -> sql.Composed:
+    return sql.SQL("ALTER TABLE {} " + how + " TRIGGER {}").format(
+        sql.Identifier(table), sql.Identifier(trigger)
+    )
 
 
 async def _check_rows_at_commit(conn: psycopg.AsyncConnection) -> None:
-    """The row-by-row checks, deferred to commit, on each shard (those missing)."""
+    """The row-by-row checks, deferred to commit, on each shard (those missing). Their functions
+    are made on every node first: Citus made those that were created after its extension, but
+    a database that was one PostgreSQL when migration 0014 ran has them on the coordinator
+    alone (and `referee_beside`, which the checks call by name, is no trigger's dependency)."""
+    for function in CHECK_FUNCTIONS:
+        await conn.execute("SELECT create_distributed_function(%s)", [function])
     for table, trigger, fired_by, function in ROW_CHECKS:
         if await _true(conn, _HAS_TRIGGER, [table, trigger]):
             continue

@@ -121,6 +121,7 @@ async def grant_login(owner_conninfo: str, login_conninfo: str, *, set_password:
                     sql.SQL("ALTER ROLE {} LOGIN{}").format(role, _password_clause(password))
                 )
             await conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(APP_ROLE), role))
+            await _login_on_workers(conn, role, password)
     except psycopg.OperationalError as error:
         raise DatabaseUnavailable(str(error)) from error
     except psycopg.errors.DuplicateObject:  # another process created it first
@@ -128,6 +129,44 @@ async def grant_login(owner_conninfo: str, login_conninfo: str, *, set_password:
     except psycopg.Error as error:
         raise StoreError(f"setting up the service's login {user!r} failed: {error}") from error
     return str(user)
+
+
+# On a Citus coordinator: the login on every worker too, as a member of referee_app. Citus
+# reaches the workers as the user of the statement, and makes on them a role created once the
+# extension is there, but not one that existed before it (a database that was one PostgreSQL).
+_ON_WORKERS = """
+SELECT nodename, nodeport, result FROM run_command_on_workers(%s) WHERE NOT success
+"""
+_HAS_CITUS = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
+
+
+async def _login_on_workers(
+    conn: psycopg.AsyncConnection[Any], role: sql.Identifier, password: object
+) -> None:
+    cursor = await conn.execute(_HAS_CITUS)
+    row = await cursor.fetchone()
+    if not (row and row[0]):
+        return
+    create = sql.SQL(
+        "CREATE ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOREPLICATION"
+        " NOBYPASSRLS{}"
+    ).format(role, _password_clause(password))
+    grant = sql.SQL("GRANT {} TO {}").format(sql.Identifier(APP_ROLE), role)
+    for command in (create, grant):
+        on_worker = sql.SQL(_ON_A_WORKER).format(sql.Literal(command.as_string(conn)))
+        cursor = await conn.execute(_ON_WORKERS, [on_worker.as_string(conn)])
+        for node, port, said in await cursor.fetchall():
+            raise StoreError(f"setting up the service's login on worker {node}:{port}: {said}")
+
+
+# A statement run on a worker as itself: not handed on by the worker's Citus to the other nodes
+# (the coordinator has it already, and waits on this very statement), and a role there already
+# is no error.
+_ON_A_WORKER = """DO $$ BEGIN
+    PERFORM set_config('citus.enable_create_role_propagation', 'off', true);
+    EXECUTE {};
+EXCEPTION WHEN duplicate_object THEN NULL;
+END $$"""
 
 
 def _password_clause(password: object) -> sql.Composable:

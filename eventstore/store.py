@@ -73,6 +73,13 @@ from eventstore.types import (
     StreamNotFound,
     VersionConflict,
 )
+from eventstore.writes import (
+    INSERT_GAME,
+    MOVE_GAME,
+    NEW_EVENTS,
+    append_on_cluster,
+    create_on_cluster,
+)
 
 STATUSES = ("waiting", "active", "finished", "cancelled")
 MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -81,10 +88,12 @@ MAX_IDEMPOTENCY_KEY_LENGTH = 255
 # shard alone; but these, which by design are not about one game: the listing and the sweeper's
 # catalogue queries (across games), the creation lookup by Idempotency-Key (game_creations, a
 # reference table there), forgetting the stream tickets of every game once they are long expired,
-# and the health check. tests/store/test_statements.py holds them to it. An outer join names the
-# game on its own side too (`head.game_id = %(game_id)s`): Citus prunes each table's shards by
-# that table's own conditions, and an outer join does not carry the other side's across.
+# the health check, and what the store asks of the database itself (whether it is distributed).
+# tests/store/test_statements.py holds them to it. An outer join names the game on its own side
+# too (`head.game_id = %(game_id)s`): Citus prunes each table's shards by that table's own
+# conditions, and an outer join does not carry the other side's across.
 ACROSS_GAMES = (
+    "learn_database",
     "list_streams",
     "due_games",
     "find_creation",
@@ -109,29 +118,8 @@ _COMMAND_COLUMNS = (
 # What opens the game's sealed bodies (eventstore.bodies), from its games row `g`.
 _SEED_COLUMNS = "g.seed_key_id AS seed_key_id_, g.sealed_seed AS sealed_seed_"
 
-# The events of a batch, as one JSON array of rows (`_Batch.params`; bytes in base64), joined
-# to the one row of the game they belong to. One parameter whatever the batch's size: psycopg
-# adapts a list element by element in Python (about 150 us for one event as seven arrays) and
-# re-parses a statement of over 50 parameters at every call; one text is a few microseconds.
-_NEW_EVENTS = """
-(SELECT e.seq, e.type, decode(e.body, 'base64') AS body, e.sealed, e.chance_cursor,
-        decode(e.prev_hash, 'base64') AS prev_hash, decode(e.hash, 'base64') AS hash
-   FROM json_to_recordset(%(events)s::json)
-        AS e(seq bigint, type text, body text, sealed boolean, chance_cursor bigint,
-             prev_hash text, hash text)) e
-"""
-
 _CREATE = f"""
-WITH game AS (
-    INSERT INTO games (game_id, kind, rules_version, seats, status, version, seed_key_id,
-                       sealed_seed, seed_chosen_by_creator, created_at, updated_at, idle_from,
-                       wake_at, seating, listed, names)
-    VALUES (%(game_id)s, %(kind)s, %(rules_version)s, %(seats)s, %(status)s, %(version)s,
-            %(seed_key_id)s, %(sealed_seed)s, %(seed_chosen_by_creator)s,
-            coalesce(%(at)s, now()), coalesce(%(at)s, now()), coalesce(%(at)s, now()), %(wake_at)s,
-            %(seating)s, %(listed)s, %(names)s::text[])
-    RETURNING game_id, version, created_at
-), creation AS (
+WITH game AS ({INSERT_GAME}), creation AS (
     INSERT INTO game_creations (key_hash, request_hash, game_id, version, token_key_id,
                                 created_at)
     SELECT %(key_hash)s, %(request_hash)s, game.game_id, game.version, %(token_key_id)s,
@@ -148,7 +136,7 @@ WITH game AS (
                         hash)
     SELECT game.game_id, e.seq, e.type, e.body, e.sealed, e.chance_cursor, game.created_at,
            e.prev_hash, e.hash
-      FROM game, {_NEW_EVENTS}
+      FROM game, {NEW_EVENTS}
 )
 SELECT created_at FROM game
 """
@@ -179,34 +167,8 @@ SELECT g.version, head.seq, head.hash, c.body, c.sealed, c.first_seq,
  WHERE g.game_id = %(game_id)s
 """
 
-# The time an append records: the one given, else the database's. Citus refuses a function that
-# is not immutable (now(), or a time plus an interval) inside a CASE or COALESCE of an UPDATE it
-# routes to a shard, but not a subquery's.
-_AT = "coalesce(%(at)s, (SELECT now()))"
-
 _APPEND = f"""
-WITH moved AS (
-    UPDATE games
-       SET version = version + %(count)s,
-           command_count = command_count + 1,
-           status = coalesce(%(status)s::text, status),
-           updated_at = {_AT},
-           idle_from = CASE WHEN {_AT} - idle_from >= interval '1 minute'
-                            THEN {_AT} ELSE idle_from END,
-           wake_at = %(wake_at)s,
-           names = CASE WHEN %(set_names)s THEN %(names)s::text[] ELSE names END
-     WHERE game_id = %(game_id)s AND version = %(expected)s
-       -- For an append from a remembered head, which skips the first look: the head is the
-       -- event the batch chains from and nothing follows it (two index probes). That nothing is
-       -- missing before it is what this process saw when it read or wrote the stream: an event
-       -- deleted behind its back since is found by the next whole read (a cold load, another
-       -- process, the audit), not by a count on every move, which grows with the game.
-       AND (%(expected)s = 0 OR EXISTS (
-               SELECT 1 FROM events
-                WHERE game_id = %(game_id)s AND seq = %(expected)s AND hash = %(prev_hash)s))
-       AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = %(game_id)s AND seq > %(expected)s)
- RETURNING game_id, version, command_count AS command_id, updated_at AS recorded_at
-), command AS (
+WITH moved AS ({MOVE_GAME}), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
                           last_seq, recorded_at)
     SELECT game_id, command_id, %(seat)s, %(body)s, %(command_sealed)s, %(key)s,
@@ -222,7 +184,7 @@ WITH moved AS (
                         recorded_at, prev_hash, hash)
     SELECT moved.game_id, e.seq, e.type, e.body, e.sealed, %(seat)s, moved.command_id,
            e.chance_cursor, moved.recorded_at, e.prev_hash, e.hash
-      FROM moved, {_NEW_EVENTS}
+      FROM moved, {NEW_EVENTS}
 )
 SELECT command_id, recorded_at FROM moved
 """
@@ -353,6 +315,10 @@ UNION ALL
   ) e)
 ORDER BY asked, part, seq
 """
+
+# Whether the tables are distributed over a Citus cluster: where the extension is, `referee
+# migrate` distributes them (eventstore/distribution.py).
+_DISTRIBUTED = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
 
 _COMMANDS = f"""
 SELECT {_COMMAND_COLUMNS}, {_SEED_COLUMNS}
@@ -622,6 +588,7 @@ class EventStore:
         *,
         heads_remembered: int = HEADS_REMEMBERED,
         group_commit_writers: int = WRITERS,
+        distributed: bool | None = None,
     ) -> None:
         self._pool = pool
         self.seed_keys = seed_keys
@@ -629,7 +596,8 @@ class EventStore:
         self._notifier = Notifier(pool)
         self._group = GroupCommit(self._write_together, writers=group_commit_writers)
         self._newer = GroupCommit(self._read_together, writers=group_commit_writers)
-        self._reads_alone = False  # on a Citus cluster, which refuses `_NEWER` (`_read_together`)
+        # Over a Citus cluster (eventstore/writes.py): None, asked of the database once.
+        self._distributed = distributed
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -697,7 +665,7 @@ class EventStore:
         }
         async with self._connection() as conn:
             try:
-                row = await _fetch_one(conn, _CREATE, params)
+                created_at = await self._create(conn, params, creation is not None)
             except psycopg.Error as error:
                 constraint = _taken(error)
                 if constraint == "games_pkey":
@@ -705,11 +673,20 @@ class EventStore:
                 if constraint == "game_creations_pkey":
                     raise CreationKeyTaken("another creation recorded this key") from error
                 raise
-            assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
         self._heads.remember(game_id, batch.head(seal))
         self._notifier.committed(game_id, batch.last_seq)
-        stored = batch.stored(game_id, None, None, row[0])
+        stored = batch.stored(game_id, None, None, created_at)
         return AppendResult(version=batch.last_seq, events=stored)
+
+    async def _create(
+        self, conn: AsyncConnection[TupleRow], params: dict[str, Any], keyed: bool
+    ) -> datetime:
+        if await self._is_distributed(conn):
+            return await create_on_cluster(conn, params, keyed)
+        row = await _fetch_one(conn, _CREATE, params)
+        assert row is not None  # an INSERT ... RETURNING that did not fail returns its row
+        created_at: datetime = row[0]
+        return created_at
 
     async def append(
         self,
@@ -848,7 +825,10 @@ class EventStore:
         nothing was written."""
         batch, params = append.prepared()
         try:
-            row = await _fetch_one(conn, _APPEND, params)
+            if await self._is_distributed(conn):
+                (row,) = await append_on_cluster(conn, [params])
+            else:
+                row = await _fetch_one(conn, _APPEND, params)
         except psycopg.Error as error:  # a backstop caught a writer that got past us
             if _taken(error) is None:
                 raise
@@ -860,24 +840,53 @@ class EventStore:
     async def _write_together(self, appends: list[_Append]) -> list[_Written | None]:
         """A batch of appends to different games (eventstore/groupcommit.py): one statement
         (`_APPEND` alone, `_APPEND_MANY` for more), what became of each. An append that did not
-        match its game, or a batch the database refused whole (a backstop, a check at commit),
-        is None: its caller looks first and writes alone, as after any stale head."""
+        match its game, or a batch the database refused whole (a backstop, a check at commit,
+        a Citus worker out of reach), is None: its caller looks first and writes alone, as after
+        any stale head, so that one game's trouble is that game's alone."""
         async with self._connection() as conn:
             if len(appends) == 1:
                 return [await self._write(conn, appends[0])]
             prepared = [append.prepared() for append in appends]
-            rows = [_many_row(i, params) for i, (_, params) in enumerate(prepared)]
             try:
-                cursor = await conn.execute(_APPEND_MANY, {"appends": _json(rows)})
-                written = {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+                written = await self._write_many(conn, [params for _, params in prepared])
             except psycopg.Error as error:
-                if not isinstance(error, psycopg.errors.IntegrityError) and _taken(error) is None:
+                if not _refused_whole(error, conn):
                     raise
                 return [None] * len(appends)
         return [
             None if i not in written else _Written(*written[i], batch, batch.head(append.head.seal))
             for i, (append, (batch, _)) in enumerate(zip(appends, prepared, strict=True))
         ]
+
+    async def _write_many(
+        self, conn: AsyncConnection[TupleRow], appends: list[dict[str, Any]]
+    ) -> dict[int, tuple[int, datetime]]:
+        """The appends written, by their place in the batch: their command's id and time."""
+        if await self._is_distributed(conn):
+            done = await append_on_cluster(conn, appends)
+            return {i: row for i, row in enumerate(done) if row is not None}
+        rows = [_many_row(i, params) for i, params in enumerate(appends)]
+        cursor = await conn.execute(_APPEND_MANY, {"appends": _json(rows)})
+        return {row[0]: (row[1], row[2]) for row in await cursor.fetchall()}
+
+    @property
+    def distributed(self) -> bool | None:
+        """Whether the store writes as on a Citus cluster (None: it has not asked yet)."""
+        return self._distributed
+
+    async def learn_database(self) -> None:
+        """Ask the database what the store must know of it: whether its tables are distributed
+        over Citus (eventstore/writes.py). A store never told asks at its first write."""
+        async with self._connection() as conn:
+            row = await _fetch_one(conn, _DISTRIBUTED, None)
+        self._distributed = bool(row and row[0])
+
+    async def _is_distributed(self, conn: AsyncConnection[TupleRow]) -> bool:
+        """Whether the tables are distributed over Citus (eventstore/writes.py): asked once."""
+        if self._distributed is None:
+            row = await _fetch_one(conn, _DISTRIBUTED, None)
+            self._distributed = bool(row and row[0])
+        return self._distributed
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -975,29 +984,23 @@ class EventStore:
         if len(asks) == 1:
             ask = asks[0]
             return [await self._read(ask.game_id, after=ask.after, limit=None, verify=True)]
-        if not self._reads_alone:
-            rows = await self._newer_rows(asks)
-            if rows is not None:
-                pages: dict[str, list[Any]] = {}
-                for row in rows:
-                    pages.setdefault(row[0], []).append(row[1:])
-                return [self._newer_page(ask, pages.get(ask.game_id)) for ask in asks]
-            self._reads_alone = True
-        return [await self._read_newer_alone(ask) for ask in asks]
-
-    async def _newer_rows(self, asks: list[_Newer]) -> list[Any] | None:
-        """`_NEWER`'s rows; None where the tables are distributed over Citus, which refuses it
-        (it would ask a list of games of every shard): there each game is read on its shard."""
         params = {
             "game_ids": [ask.game_id for ask in asks],
             "afters": [ask.after for ask in asks],
         }
-        async with self._connection() as conn, conn.cursor(binary=True) as cursor:
-            try:
-                await cursor.execute(_NEWER, params)
-            except psycopg.errors.FeatureNotSupported:
-                return None
-            return await cursor.fetchall()
+        async with self._connection() as conn:
+            if await self._is_distributed(conn):  # a list of games would be asked of every shard
+                rows = None
+            else:
+                async with conn.cursor(binary=True) as cursor:
+                    await cursor.execute(_NEWER, params)
+                    rows = await cursor.fetchall()
+        if rows is None:
+            return [await self._read_newer_alone(ask) for ask in asks]
+        pages: dict[str, list[Any]] = {}
+        for row in rows:
+            pages.setdefault(row[0], []).append(row[1:])
+        return [self._newer_page(ask, pages.get(ask.game_id)) for ask in asks]
 
     async def _read_newer_alone(self, ask: _Newer) -> list[StoredEvent] | None:
         """As `_read_together` says of one game, in a statement of its own."""
@@ -1220,6 +1223,16 @@ async def open_store(
 # What a worker's refusal says, when Citus hands it on as an internal error (a statement it ran
 # on several shards keeps the worker's message, not its SQLSTATE).
 _WORKER_UNIQUE = re.compile(r'^duplicate key value violates unique constraint "([^"]+)"')
+
+
+def _refused_whole(error: psycopg.Error, conn: AsyncConnection[TupleRow]) -> bool:
+    """Whether a batch's error leaves each of its appends to be tried alone: a key taken or a
+    check failed (one append's doing), or, on a Citus coordinator still answering, a worker that
+    did not (its games' appends fail alone, the others go through). Not so when the connection
+    itself is lost: whether the batch committed is then unknown."""
+    if isinstance(error, psycopg.errors.IntegrityError) or _taken(error) is not None:
+        return True
+    return isinstance(error, psycopg.OperationalError) and not conn.broken
 
 
 def _taken(error: psycopg.Error) -> str | None:

@@ -22,7 +22,9 @@ One throw-away embedded PostgreSQL (durable, as `referee serve` runs it) and a r
    reading that many games once;
 7. direct appends through the store on `--games` streams, and pgbench's one-row INSERT per
    transaction with as many clients, on the same cluster;
-8. cold load of a 10,000-event game (read + verify + decode + fold), and fold speed.
+8. cold load of a 10,000-event game (read + verify + decode + fold), and fold speed;
+9. `--citus`: phases 1 and 2 again on a Citus cluster (a coordinator and two workers on this
+   machine, tests/bench/citus_bench.py), with the CPU per move of each node.
 
 Prints the figures readably, then ONE JSON line; `--record` also appends a row to
 tests/bench/RESULTS.md (date, commit, machine, load average, figures, targets met). Not a
@@ -179,6 +181,7 @@ class Phase:
     api_cpu: float
     pg_cpu: float
     generator_cpu: float
+    pg_cpus: list[float] = field(default_factory=list)  # by postmaster (Citus: by node)
 
     @property
     def moves(self) -> int:
@@ -199,7 +202,7 @@ class Phase:
 
 def run_phase(
     server: Server,
-    postmaster: int,
+    postmaster: int | list[int],
     job: loadgen.Job,
     games: list[GameRow],
     generators: int,
@@ -248,18 +251,22 @@ def run_phase(
     # The games as the phase left them (seats to act; ended ones replaced), for the next.
     if not job.prime:
         games[:] = [row for tally in tallies for row in tally.games]
-    api, pg, gen = (end - start for start, end in zip(before, after, strict=True))
-    return Phase(seconds, tallies, api, pg, gen)
+    api, gen = after[0] - before[0], after[2] - before[2]
+    pgs = [end - start for start, end in zip(before[1], after[1], strict=True)]
+    return Phase(seconds, tallies, api, sum(pgs), gen, pgs)
 
 
 def _replace(job: loadgen.Job, **changes: Any) -> loadgen.Job:
     return dataclasses.replace(job, **changes)
 
 
-def _cpu(server: Server, postmaster: int, generators: list[int]) -> tuple[float, float, float]:
+def _cpu(
+    server: Server, postmaster: int | list[int], generators: list[int]
+) -> tuple[float, list[float], float]:
+    postmasters = postmaster if isinstance(postmaster, list) else [postmaster]
     return (
         procstat.tree_cpu_seconds([server.pid]),
-        procstat.tree_cpu_seconds([postmaster]),
+        [procstat.tree_cpu_seconds([pid]) for pid in postmasters],
         procstat.cpu_seconds(generators),
     )
 
@@ -620,7 +627,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     with embedded_cluster("referee-http-bench-") as (embedded, data_dir):
         if args.statements:
             embedded = statements.preloaded(data_dir, embedded)
-        return await run(args, embedded.owner_url, embedded.app_url, data_dir / CLUSTER_DIR)
+        figures = await run(args, embedded.owner_url, embedded.app_url, data_dir / CLUSTER_DIR)
+    if args.citus:
+        from tests.bench.citus_bench import on_a_cluster  # it uses this module's phases
+
+        figures.update(await on_a_cluster(args))
+    return figures
 
 
 # -- targets, printing, recording --------------------------------------------------------------
@@ -701,6 +713,17 @@ def report(f: dict[str, Any]) -> str:
         f"{g('cold_load_ms')} ms (read+verify {g('cold_read_ms')}, decode {g('cold_decode_ms')},"
         f" fold {g('cold_fold_ms')}); fold {g('fold_events_per_second')} events/s; "
         f"{g('kind')} games fold {g('kind_fold_events_per_second')} events/s",
+    ]
+    if "citus_moves_per_second" in f:
+        lines += [
+            f"citus (coordinator + 2 workers, this machine): {g('citus_moves_per_second')} "
+            f"moves/s, p50 {g('citus_p50_ms')} ms, p99 {g('citus_p99_ms')} ms; open loop p99 "
+            f"{g('citus_open_p99_ms')} ms",
+            f"  CPU per move: API {g('citus_api_cpu_per_move_ms')} ms, coordinator "
+            f"{g('citus_coordinator_cpu_per_move_ms')} ms, workers "
+            f"{g('citus_worker1_cpu_per_move_ms')} + {g('citus_worker2_cpu_per_move_ms')} ms",
+        ]
+    lines += [
         "",
         "targets: "
         + ", ".join(
@@ -808,6 +831,11 @@ def main() -> None:
         "--statements",
         action="store_true",
         help="PostgreSQL's work per move under full load, by statement (pg_stat_statements)",
+    )
+    parser.add_argument(
+        "--citus",
+        action="store_true",
+        help="9. the closed and open loops again on a Citus coordinator and two workers",
     )
     parser.add_argument("--record", action="store_true", help=f"append a row to {RESULTS.name}")
     parser.add_argument("--json-only", action="store_true", help="print only the JSON line")

@@ -36,6 +36,7 @@ import psycopg
 REPOSITORY = Path(__file__).resolve().parents[2]
 TARBALL_VARIABLE = "REFEREE_CITUS_TARBALL"
 CACHE_VARIABLE = "REFEREE_CITUS_CACHE"
+KEEP_VARIABLE = "REFEREE_CITUS_KEEP"  # set: a stopped cluster's folder is kept
 DATABASE = "referee"
 # The wheel's `pg_config --cflags` names clang-only warnings that gcc refuses: these are its
 # flags less those.
@@ -178,8 +179,10 @@ class Cluster:
         """The coordinator's `referee` database as the cluster's superuser."""
         return self.coordinator.url()
 
+    durable: bool = False  # fsync as a server runs (the bench); else not (the tests)
+
     @classmethod
-    def start(cls, pginstall: Path, *, workers: int = 2) -> Cluster:
+    def start(cls, pginstall: Path, *, workers: int = 2, durable: bool = False) -> Cluster:
         base = Path(tempfile.mkdtemp(prefix="referee-citus-"))
         base.chmod(0o755)
         _as_node_user(["true"])  # fails early if there is no such user
@@ -188,7 +191,7 @@ class Cluster:
         nodes = [Node("coordinator", free_port(), base / "coordinator")]
         names = [f"worker{i + 1}" for i in range(workers)]
         nodes += [Node(name, free_port(), base / name) for name in names]
-        cluster = cls(pginstall, base, nodes[0], nodes[1:])
+        cluster = cls(pginstall, base, nodes[0], nodes[1:], durable)
         try:
             for node in nodes:
                 cluster.init_node(node)
@@ -205,14 +208,12 @@ class Cluster:
             raise
         return cluster
 
-    def add_worker(self) -> Node:
-        """A new worker, started with the extension but not yet added to the coordinator."""
-        name = f"worker{len(self.workers) + 1}"
+    def extra_node(self, name: str) -> Node:
+        """Another node, started, in no database and known to no coordinator yet (a worker to
+        add): the caller makes its database and stops it (`stop_node`)."""
         node = Node(name, free_port(), self.base_dir / name)
         self.init_node(node)
         self.start_node(node)
-        self.create_extension(node)
-        self.workers.append(node)
         return node
 
     def init_node(self, node: Node) -> None:
@@ -226,9 +227,11 @@ class Cluster:
             "max_connections": "200",
             "max_prepared_transactions": "200",  # Citus commits across workers in two phases
             "wal_level": "logical",  # shard moves copy by logical replication
-            "fsync": "off",  # a test cluster: durability is not what is tested here
-            "synchronous_commit": "off",
-            "full_page_writes": "off",
+            # A commit is written to the system before it is acknowledged, so that a node killed
+            # (tests/citus/test_faults.py) loses nothing acknowledged; in the tests, not flushed
+            # to the disk (nothing here outlives the machine).
+            "fsync": "on" if self.durable else "off",
+            "full_page_writes": "on" if self.durable else "off",
             "citus.log_distributed_deadlock_detection": "off",
         }
         with open(node.data_dir / "postgresql.conf", "a") as conf:
@@ -241,10 +244,25 @@ class Cluster:
     def stop_node(self, node: Node, *, mode: str = "fast") -> None:
         self._pg(["pg_ctl", "-D", str(node.data_dir), "-m", mode, "-w", "stop"], check=False)
 
+    def postmaster_pid(self, node: Node) -> int:
+        return int((node.data_dir / "postmaster.pid").read_text().split()[0])
+
     def kill_node(self, node: Node) -> None:
         """kill -9 of the node's postmaster, as a crash would (its backends follow it)."""
-        pid = int((node.data_dir / "postmaster.pid").read_text().split()[0])
-        os.kill(pid, 9)
+        os.kill(self.postmaster_pid(node), 9)
+
+    def restart_node(self, node: Node, *, patience: float = 120.0) -> None:
+        """Start a node that was killed, once the backends it left have seen it die and gone
+        (until then its shared memory is in use, and PostgreSQL will not start over it)."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                self.start_node(node)
+                return
+            except CitusUnavailable:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
 
     def create_extension(self, node: Node) -> None:
         with psycopg.connect(node.url(database="postgres"), autocommit=True) as conn:
@@ -256,7 +274,8 @@ class Cluster:
         for node in self.nodes:
             if (node.data_dir / "postmaster.pid").exists():
                 self.stop_node(node, mode="immediate")
-        shutil.rmtree(self.base_dir, ignore_errors=True)
+        if not os.environ.get(KEEP_VARIABLE):  # else its nodes' logs stay, to be read
+            shutil.rmtree(self.base_dir, ignore_errors=True)
 
     def _pg(self, command: list[str], *, check: bool = True) -> None:
         binary = str(self.pginstall / "bin" / command[0])

@@ -160,6 +160,12 @@ NOT_ON_A_CLUSTER = {
     # by test_races.py instead.
     "test_twenty_writers_from_one_version": "the race is staged on one database's locks",
     "test_twenty_retries_of_one_idempotent": "the race is staged on one database's locks",
+    # These hold the one statement of an append or a batch on one database, and its plan: on a
+    # cluster a write is a transaction of several statements (eventstore/writes.py), each
+    # routed to its shard, which test_statements (run here too) holds to naming its game.
+    "test_an_append_after_the_stores_own_is_one_statement": "one database's statement",
+    "test_a_long_batch_is_one_write_chained_whole": "one database's statement",
+    "test_a_batchs_checks_are_index_probes_however_long_the_games": "one database's plan",
 }
 
 

@@ -13,3 +13,4 @@ from tests.store.test_reads import *  # noqa: F403
 from tests.store.test_redeemed_tickets import *  # noqa: F403
 from tests.store.test_sealed_bodies import *  # noqa: F403
 from tests.store.test_seeds import *  # noqa: F403
+from tests.store.test_statements import *  # noqa: F403

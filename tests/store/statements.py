@@ -60,7 +60,7 @@ async def recording_store(
     database_url: str, seed_keys: SeedKeys
 ) -> AsyncIterator[tuple[EventStore, Recorder]]:
     """A store on a pool of one connection whose statements are recorded; what the pool sent
-    to set the connection up is taken already."""
+    to set the connection up, and the store asked of the database first, is taken already."""
     recorder = Recorder()
     pool = create_pool(
         database_url,
@@ -71,5 +71,7 @@ async def recording_store(
     )
     async with pool:
         await pool.wait()
+        store = EventStore(pool, seed_keys)
+        await store.learn_database()
         recorder.take()
-        yield EventStore(pool, seed_keys), recorder
+        yield store, recorder
