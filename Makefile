@@ -42,7 +42,7 @@ chromium:
 	fi
 
 # Citus for tests/citus (the referee on a coordinator and two workers): built from the source
-# beside the repository (../shared/vendor/citus-*.tar.gz, or REFEREE_CITUS_TARBALL) against the
+# that the machine keeps beside the repository (or REFEREE_CITUS_TARBALL's) against the
 # embedded PostgreSQL, into a cache outside the repository (REFEREE_CITUS_CACHE; as root
 # /var/cache/referee-citus, else ~/.cache/referee-citus): a few minutes the first time, then
 # nothing. It needs gcc, make and tar; the suite fails, not skips, without it.

