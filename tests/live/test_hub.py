@@ -67,7 +67,7 @@ async def test_streams_are_woken_when_the_connection_comes_back(
     await make_stream(event_store, game, opening=1)
     with hub.subscribe(game) as subscription:
         await until(lambda: hub.listening)
-        await superuser_conn.execute("SELECT pg_terminate_backend(%s)", [hub.backend_pid])
+        await superuser_conn.execute("SELECT pg_terminate_backend(%s::int)", [hub.backend_pid])
         await until(lambda: not hub.listening)
         await until(lambda: hub.listening)
         assert await subscription.wait(PATIENCE)
