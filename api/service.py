@@ -574,9 +574,14 @@ class GameService:
         RuleViolation for what the rules refuse (a name, a table not waiting)."""
         body = Codec.encode(sit)
         key_id = self._store.seed_keys.current
-        for _ in range(MAX_ATTEMPTS):
+        lost = 0
+        while True:
             loaded = await self._load(game_id)  # sittings are rare: always on the game as it is
             table = loaded.table
+            # Each seat taken meanwhile is a race lost: a table that fills at once (a player a
+            # seat, through several processes) may make its last sitter lose once a seat.
+            if lost == MAX_ATTEMPTS + table.seats:
+                raise RaceLost(f"Concurrent sittings won {lost} times in a row; try again.")
             self.check_invitation(table, game_id, invitation_code)
             if idempotency_key is not None:
                 earlier = await self._store.find_sitting(game_id, idempotency_key)
@@ -603,6 +608,7 @@ class GameService:
                     token=SittingToken(chosen, sitting, token_hash(token)),
                 )
             except VersionConflict:
+                lost += 1
                 continue  # someone sat or left first: look again
             if result.replayed:  # the same key, in a race with this very request
                 return await self._sat_before(game_id, result, body, idempotency_key, seat)
@@ -610,7 +616,6 @@ class GameService:
             events = self._decode(table.game, result.events)
             receipt = self._command_receipt(result, seed)
             return SitResult(table, chosen, token, events, replayed=False, receipt=receipt)
-        raise RaceLost(f"Concurrent sittings won {MAX_ATTEMPTS} times in a row; try again.")
 
     async def _sat_before(
         self,

@@ -168,10 +168,14 @@ async def append_on_cluster(
     """Appends to different games (each the parameters of `_APPEND`) in one transaction on a
     cluster: for each, its command's id and time, or None if its game was not where it was
     decided (nothing of it written)."""
-    written: list[tuple[int, datetime] | None] = []
+    written: list[tuple[int, datetime] | None] = [None] * len(appends)
+    # Games are locked in the order of their ids, in every batch of every process: two batches
+    # that share games on two workers then wait for each other at most, never in a cycle (a
+    # distributed deadlock, which Citus settles by cancelling one).
+    order = sorted(range(len(appends)), key=lambda i: appends[i]["game_id"])
     async with conn.transaction():
-        for params in appends:
-            written.append(await _append(conn, params))
+        for i in order:
+            written[i] = await _append(conn, appends[i])
     return written
 
 
