@@ -194,11 +194,8 @@ SELECT command_id, recorded_at FROM moved
 # whose head was stale) matches no row and writes nothing, the others are written. A game is
 # named once a batch (an UPDATE ... FROM that met one row twice would pick either).
 _APPEND_MANY = """
-WITH a AS MATERIALIZED (
-    -- The time is settled here, once: Citus refuses a function that is not immutable (now(),
-    -- a time plus an interval) inside a CASE of an UPDATE that it sends to several shards.
-    SELECT i, game_id, expected, prev_hash, count, status, coalesce(at, now()) AS at, wake_at,
-           set_names, names, seat, key, body, command_sealed, token_sitting, token_hash, events
+WITH a AS (
+    SELECT *
       FROM json_to_recordset(%(appends)s::json)
            AS a(i int, game_id text, expected bigint, prev_hash text, count int, status text,
                 at timestamptz, wake_at timestamptz, set_names boolean, names text[], seat int,
@@ -209,9 +206,9 @@ WITH a AS MATERIALIZED (
        SET version = g.version + a.count,
            command_count = g.command_count + 1,
            status = coalesce(a.status, g.status),
-           updated_at = a.at,
-           idle_from = CASE WHEN a.at - g.idle_from >= interval '1 minute'
-                            THEN a.at ELSE g.idle_from END,
+           updated_at = coalesce(a.at, now()),
+           idle_from = CASE WHEN coalesce(a.at, now()) >= g.idle_from + interval '1 minute'
+                            THEN coalesce(a.at, now()) ELSE g.idle_from END,
            wake_at = a.wake_at,
            names = CASE WHEN a.set_names THEN a.names ELSE g.names END
       FROM a
@@ -219,10 +216,10 @@ WITH a AS MATERIALIZED (
        -- As `_APPEND`. Scalar subqueries, so that each stays one index probe a row: written
        -- as EXISTS, the planner may hash a scan of the whole events table for the batch.
        AND (a.expected = 0
-            OR (SELECT e.hash FROM events e WHERE e.game_id = g.game_id AND e.seq = a.expected)
+            OR (SELECT e.hash FROM events e WHERE e.game_id = a.game_id AND e.seq = a.expected)
                = decode(a.prev_hash, 'base64'))
        AND (SELECT e.seq FROM events e
-             WHERE e.game_id = g.game_id AND e.seq > a.expected LIMIT 1) IS NULL
+             WHERE e.game_id = a.game_id AND e.seq > a.expected LIMIT 1) IS NULL
  RETURNING a.i, g.game_id, g.version, g.command_count AS command_id, g.updated_at AS recorded_at
 ), command AS (
     INSERT INTO commands (game_id, command_id, seat, body, sealed, idempotency_key, first_seq,
